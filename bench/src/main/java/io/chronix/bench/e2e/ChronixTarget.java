@@ -1,0 +1,126 @@
+package io.chronix.bench.e2e;
+
+import io.chronix.bench.peer.PeerProcess;
+import io.chronix.bench.query.dialect.ChronixSqlDialect;
+import io.chronix.bench.query.dialect.QueryDialect;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Chronix's service jar on a fresh data directory, driven only through the API (shared/API.md): the
+ * operator token from {@code <data>/operator-token}, {@code POST /api/v1/tenants} for a tenant and its
+ * admin token, {@code POST /api/v1/namespaces} for the namespace, then the write, query and flush
+ * endpoints of that namespace.
+ */
+final class ChronixTarget implements Target {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String NAMESPACE = "bench";
+
+    private final Path jar;
+    private final Path dataDir;
+    private final int port;
+    private final Duration queryTimeout;
+    private final List<String> extraArgs;
+    private PeerProcess process;
+    private String token;
+    private ChronixSqlDialect dialect;
+
+    ChronixTarget(Path jar, Path dataDir, int port, Duration queryTimeout, List<String> extraArgs) {
+        this.jar = jar;
+        this.dataDir = dataDir;
+        this.port = port;
+        this.queryTimeout = queryTimeout;
+        this.extraArgs = List.copyOf(extraArgs);
+    }
+
+    @Override
+    public String name() {
+        return "chronix";
+    }
+
+    @Override
+    public String durability() {
+        return "service default (group commit, fsync before ack)";
+    }
+
+    private URI base() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    @Override
+    public void start() throws Exception {
+        if (!Files.isRegularFile(jar)) {
+            throw new IOException("Chronix service jar not found at " + jar + " (build it: ./mvnw -pl api -am package -DskipTests)");
+        }
+        Files.createDirectories(dataDir);
+        List<String> command = new java.util.ArrayList<>(List.of(PeerProcess.currentJava(), "-jar",
+                jar.toAbsolutePath().toString(), "--chronix.data-dir=" + dataDir.toAbsolutePath(),
+                "--server.port=" + port, "--server.address=127.0.0.1"));
+        command.addAll(extraArgs);
+        process = PeerProcess.start("chronix", command, dataDir.getParent(), dataDir.resolveSibling("chronix.log"));
+        process.awaitReady(base().resolve("/actuator/health"), Duration.ofMinutes(2));
+        String operator = Files.readString(dataDir.resolve("operator-token")).strip();
+        String tenant = HttpCalls.send("POST", base().resolve("/api/v1/tenants"), json(operator),
+                "{\"name\":\"bench\",\"adminEmail\":\"bench@example.invalid\",\"adminPassword\":\"bench-password-0123\"}");
+        JsonNode created = JSON.readTree(tenant);
+        if (!created.has("adminToken")) {
+            throw new IOException("tenant creation answered without adminToken: " + tenant);
+        }
+        token = created.get("adminToken").asString();
+        HttpCalls.send("POST", base().resolve("/api/v1/namespaces"), json(token), "{\"name\":\"" + NAMESPACE + "\"}");
+        dialect = new ChronixSqlDialect(base(), NAMESPACE, "Bearer " + token, queryTimeout);
+    }
+
+    private static Map<String, String> json(String token) {
+        return Map.of("Authorization", "Bearer " + token, "Content-Type", "application/json");
+    }
+
+    @Override
+    public URI writeUrl() {
+        return base().resolve("/api/v1/namespaces/" + NAMESPACE + "/write?precision=ns");
+    }
+
+    @Override
+    public Map<String, String> writeHeaders() {
+        return Map.of("Authorization", "Bearer " + token);
+    }
+
+    @Override
+    public QueryDialect dialect() {
+        return dialect;
+    }
+
+    @Override
+    public void awaitRows(long rows) throws Exception {
+        // acknowledged writes are visible at once; a short timeout turns a lost write into a failure
+        RowCount.await(dialect, "SELECT count(*) AS n FROM cpu", rows, Duration.ofSeconds(10));
+    }
+
+    @Override
+    public void flush() throws Exception {
+        HttpCalls.send("POST", base().resolve("/api/v1/namespaces/" + NAMESPACE + "/flush"),
+                Map.of("Authorization", "Bearer " + token), null);
+    }
+
+    @Override
+    public long bytesOnDisk() throws Exception {
+        // the whole data directory: WAL, segments, catalog (and the embedded accounts database, if
+        // it lives there: the report names what was measured)
+        return PeerProcess.bytesUnder(dataDir);
+    }
+
+    @Override
+    public void close() {
+        if (process != null) {
+            process.close();
+        }
+    }
+}

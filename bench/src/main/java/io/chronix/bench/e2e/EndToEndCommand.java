@@ -1,0 +1,197 @@
+package io.chronix.bench.e2e;
+
+import io.chronix.bench.cli.Options;
+import io.chronix.bench.generator.CpuOnlyConfig;
+import io.chronix.bench.generator.GenerateCommand;
+import io.chronix.bench.load.LoadCommand;
+import io.chronix.bench.load.LoadConfig;
+import io.chronix.bench.load.LoadGenerator;
+import io.chronix.bench.load.LoadReport;
+import io.chronix.bench.query.QueryCommand;
+import io.chronix.bench.query.QueryInstance;
+import io.chronix.bench.query.QueryKind;
+import io.chronix.bench.query.QueryPlanner;
+import io.chronix.bench.query.QueryRunner;
+import io.chronix.bench.query.QueryStats;
+import io.chronix.bench.query.ReferenceEvaluator;
+import io.chronix.bench.query.ResultTable;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code bench e2e}: the whole comparison in one command. Generates the data set once, computes the
+ * reference answers once, then for each target in turn: start it on a fresh directory, load the file,
+ * wait until every row is visible, flush, measure bytes on disk per field value, run the query set
+ * (every answer checked), stop it. Prints one table with each target's figures and the ratio of each
+ * to the first target's.
+ *
+ * <pre>
+ * --targets a,b,c       chronix, questdb, influxdb (default: all three, in that order)
+ * --work DIR            working directory (default: a new temporary one; removed unless --keep-data)
+ * --jar FILE            Chronix service jar (default api/target/chronix.jar)   --chronix-port N (18080)
+ * --questdb-jar FILE    (default bench/target/peers/questdb.jar)  --questdb-port N (19000)  --questdb-fsync
+ * --influxd PATH        (default influxd)  --influxdb-port N (18086)
+ * --hosts/--duration/--start/--interval/--seed/--floats           the data set (default 100 hosts, 1d)
+ * --batch N  --connections N  --gzip                               load options
+ * --queries a,b  --instances N  --warmup N  --runs K  --query-seed S   query options
+ * --keep-going          report a target that fails and go on with the next
+ * </pre>
+ */
+public final class EndToEndCommand {
+    private EndToEndCommand() {
+    }
+
+    /** One target's outcome; {@code error} set when it did not finish. */
+    record Outcome(String target, String durability, LoadReport load, long bytes, List<QueryStats> queries, String error) {
+    }
+
+    public static void run(Options o) throws Exception {
+        CpuOnlyConfig data = GenerateCommand.config(o);
+        List<String> targetNames = o.list("targets", List.of("chronix", "questdb", "influxdb"));
+        boolean keepData = o.flag("keep-data");
+        Path work = o.has("work") ? Path.of(o.required("work")) : Files.createTempDirectory("chronix-e2e-");
+        Files.createDirectories(work);
+        Duration queryTimeout = o.duration("timeout", Duration.ofMinutes(2));
+        Path chronixJar = Path.of(o.string("jar", "api/target/chronix.jar"));
+        int chronixPort = o.integer("chronix-port", 18080);
+        Path questDbJar = Path.of(o.string("questdb-jar", "bench/target/peers/questdb.jar"));
+        int questDbPort = o.integer("questdb-port", 19000);
+        boolean questDbFsync = o.flag("questdb-fsync");
+        String influxd = o.string("influxd", "influxd");
+        int influxPort = o.integer("influxdb-port", 18086);
+        int batch = o.integer("batch", LoadConfig.DEFAULT_BATCH_LINES);
+        int connections = o.integer("connections", 2);
+        boolean gzip = o.flag("gzip");
+        List<QueryKind> kinds = QueryCommand.kinds(o);
+        int instances = o.integer("instances", 3);
+        int warmup = o.integer("warmup", 1);
+        int runs = o.integer("runs", 5);
+        long querySeed = o.longValue("query-seed", 7);
+        boolean keepGoing = o.flag("keep-going");
+        o.rejectUnknown();
+
+        PrintStream log = System.err;
+        Path file = work.resolve("cpu-only.lp");
+        long t0 = System.nanoTime();
+        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            GenerateCommand.write(data, out);
+        }
+        log.printf("generated %,d rows (%d hosts, %s) into %s in %.1f s%n", data.rows(), data.hosts(), data.duration(),
+                file, (System.nanoTime() - t0) / 1e9);
+        List<QueryInstance> plan = new QueryPlanner(data, querySeed).plan(kinds, instances);
+        Map<QueryInstance, ResultTable> reference = ReferenceEvaluator.evaluate(data, plan);
+
+        List<Outcome> outcomes = new ArrayList<>();
+        for (String name : targetNames) {
+            Path dir = work.resolve(name);
+            Target target = switch (name) {
+                case "chronix" -> new ChronixTarget(chronixJar, dir.resolve("data"), chronixPort, queryTimeout, List.of());
+                case "questdb" -> new QuestDbTarget(questDbJar, dir, questDbPort, questDbFsync, queryTimeout);
+                case "influxdb" -> new InfluxDbTarget(influxd, dir, influxPort, data.startNanos(), queryTimeout);
+                default -> throw new IllegalArgumentException("unknown target '" + name + "' (chronix, questdb, influxdb)");
+            };
+            log.println("== " + name + " (" + target.durability() + ")");
+            try (target) {
+                target.start();
+                LoadConfig lc = new LoadConfig(target.writeUrl(), target.writeHeaders(), batch, connections, gzip,
+                        Duration.ofMinutes(5));
+                LoadReport load;
+                try (InputStream in = LoadCommand.open(file)) {
+                    load = new LoadGenerator(lc).run(in);
+                }
+                log.println(load.summary());
+                target.awaitRows(data.rows());
+                target.flush();
+                long bytes = target.bytesOnDisk();
+                List<QueryStats> stats = new QueryRunner(target.dialect(), warmup, runs, keepGoing).run(plan, reference);
+                QueryRunner.print(name, stats, log);
+                outcomes.add(new Outcome(name, target.durability(), load, bytes, stats, null));
+            } catch (Exception e) {
+                if (!keepGoing) {
+                    throw new IllegalStateException(name + ": " + e.getMessage(), e);
+                }
+                log.println(name + " FAILED: " + e.getMessage());
+                outcomes.add(new Outcome(name, target.durability(), null, 0, List.of(), e.getMessage()));
+            }
+        }
+        print(data, kinds, outcomes, System.out);
+        if (!keepData) {
+            deleteTree(work);
+        }
+        if (outcomes.stream().anyMatch(x -> x.error() != null || x.queries().stream().anyMatch(QueryStats::failed))) {
+            throw new IllegalStateException("some targets or queries failed (see above)");
+        }
+    }
+
+    static void print(CpuOnlyConfig data, List<QueryKind> kinds, List<Outcome> outcomes, PrintStream out) {
+        out.printf(Locale.ROOT, "%nend-to-end: %d hosts, %s, %,d rows, %,d values, %s fields, seed %d%n",
+                data.hosts(), data.duration(), data.rows(), data.values(), data.integerFields() ? "integer" : "float",
+                data.seed());
+        Outcome base = outcomes.stream().filter(x -> x.error() == null).findFirst().orElse(null);
+        for (Outcome x : outcomes) {
+            out.printf(Locale.ROOT, "  %-9s durability: %s%s%n", x.target(), x.durability(),
+                    x.error() == null ? "" : "  FAILED: " + x.error());
+        }
+        out.printf(Locale.ROOT, "%-24s", "figure");
+        for (Outcome x : outcomes) {
+            out.printf(Locale.ROOT, " %14s", x.target());
+        }
+        if (base != null) {
+            out.printf(Locale.ROOT, "   (ratios to %s)", base.target());
+        }
+        out.println();
+        row(out, "load rows/s", outcomes, base, x -> x.load().rowsPerSecond(), "%,.0f");
+        row(out, "load values/s", outcomes, base, x -> x.load().valuesPerSecond(), "%,.0f");
+        row(out, "load MB/s", outcomes, base, x -> x.load().megabytesPerSecond(), "%.1f");
+        row(out, "write p50 ms", outcomes, base, x -> x.load().p50Nanos() / 1e6, "%.2f");
+        row(out, "write p99 ms", outcomes, base, x -> x.load().p99Nanos() / 1e6, "%.2f");
+        row(out, "client cpu s", outcomes, base, x -> x.load().clientCpuNanos() / 1e9, "%.2f");
+        row(out, "bytes/value on disk", outcomes, base, x -> (double) x.bytes() / data.values(), "%.3f");
+        for (QueryKind k : kinds) {
+            row(out, k.label() + " ms", outcomes, base, x -> {
+                QueryStats s = x.queries().stream().filter(q -> q.kind() == k).findFirst().orElse(null);
+                return s == null || s.failed() ? Double.NaN : s.median() / 1e6;
+            }, "%.2f");
+        }
+        out.println("(query figures: median of the timed runs; every answer checked against the generator's reference)");
+    }
+
+    private interface Figure {
+        double of(Outcome x);
+    }
+
+    private static void row(PrintStream out, String label, List<Outcome> outcomes, Outcome base, Figure figure, String format) {
+        out.printf(Locale.ROOT, "%-24s", label);
+        double b = base == null ? Double.NaN : figure.of(base);
+        StringBuilder ratios = new StringBuilder();
+        for (Outcome x : outcomes) {
+            if (x.error() != null) {
+                out.printf(Locale.ROOT, " %14s", "-");
+                continue;
+            }
+            double v = figure.of(x);
+            out.printf(Locale.ROOT, " %14s", Double.isNaN(v) ? "failed" : String.format(Locale.ROOT, format, v));
+            if (x != base && !Double.isNaN(v) && !Double.isNaN(b) && b != 0) {
+                ratios.append(String.format(Locale.ROOT, "  %s %.2fx", x.target(), v / b));
+            }
+        }
+        out.println(ratios.length() == 0 ? "" : "  " + ratios.toString().strip());
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.chronix.bench.e2e;
+
+import io.chronix.bench.query.dialect.QueryDialect;
+
+import java.net.URI;
+import java.util.Map;
+
+/**
+ * A system under test, started on a fresh data directory. Lifecycle: {@link #start}, then load via
+ * {@link #writeUrl}/{@link #writeHeaders}, {@link #awaitRows}, {@link #flush}, {@link #bytesOnDisk},
+ * queries via {@link #dialect}, then {@link #close} (stops the process).
+ */
+public interface Target extends AutoCloseable {
+    String name();
+
+    /** What "acknowledged" means for this target's writes as configured (fsync policy). */
+    String durability();
+
+    /** Starts the process and creates what the data needs (tenant, namespace, database). */
+    void start() throws Exception;
+
+    URI writeUrl();
+
+    Map<String, String> writeHeaders();
+
+    QueryDialect dialect();
+
+    /** Waits until {@code rows} rows are visible to queries (some targets apply writes asynchronously). */
+    void awaitRows(long rows) throws Exception;
+
+    /** Makes the loaded data reach its at-rest form, where the target can be asked to. */
+    void flush() throws Exception;
+
+    /** Bytes the target's data directory holds. */
+    long bytesOnDisk() throws Exception;
+
+    @Override
+    void close();
+}

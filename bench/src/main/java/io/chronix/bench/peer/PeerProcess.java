@@ -1,0 +1,109 @@
+package io.chronix.bench.peer;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A server started as a child process, its output in a log file; ready when an HTTP probe answers
+ * 2xx. {@link #close} stops it (SIGTERM, then SIGKILL after a grace period).
+ */
+public final class PeerProcess implements AutoCloseable {
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private PeerProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    public static PeerProcess start(String name, List<String> command, Path workDir, Path log) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        return new PeerProcess(name, pb.start(), log);
+    }
+
+    /** Waits until {@code probe} answers 2xx; fails if the process dies or {@code timeout} passes. */
+    public void awaitReady(URI probe, Duration timeout) throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException(name + " exited with " + process.exitValue() + " before it was ready; log "
+                        + log + ":\n" + tail());
+            }
+            try {
+                HttpResponse<Void> r = client.send(HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(2)).GET().build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() / 100 == 2) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException(name + " not ready after " + timeout + " (probe " + probe + "); log " + log + ":\n" + tail());
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The last lines of the log, for error messages. */
+    public String tail() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Total size of the regular files under {@code dir}. */
+    public static long bytesUnder(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0; // a file removed while walking (compaction, WAL purge) no longer counts
+                }
+            }).sum();
+        }
+    }
+
+    /** The java launcher of this JVM, so children run on the same JDK. */
+    public static String currentJava() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+}

@@ -1,0 +1,108 @@
+package io.chronix.bench.query;
+
+import io.chronix.bench.query.dialect.QueryDialect;
+import io.chronix.bench.query.dialect.QueryFailedException;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs each query kind {@code warmup} times untimed and {@code runs} times timed against one target,
+ * cycling through the kind's drawn instances, one query at a time (TSBS's single-worker latency
+ * figure). Every answer, warm-up included, is checked against the reference; parsing and checking
+ * happen outside the timed span, which covers sending the request and reading the whole answer.
+ */
+public final class QueryRunner {
+    private final QueryDialect dialect;
+    private final int warmup;
+    private final int runs;
+    private final boolean keepGoing;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    /**
+     * @param keepGoing after a failed query, go on with the next kind (the report marks the failure);
+     *                  otherwise the first failure ends the run
+     */
+    public QueryRunner(QueryDialect dialect, int warmup, int runs, boolean keepGoing) {
+        if (runs < 1) {
+            throw new IllegalArgumentException("runs must be at least 1 [runs=" + runs + "]");
+        }
+        this.dialect = dialect;
+        this.warmup = warmup;
+        this.runs = runs;
+        this.keepGoing = keepGoing;
+    }
+
+    public List<QueryStats> run(List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
+            throws InterruptedException {
+        Map<QueryKind, List<QueryInstance>> byKind = new LinkedHashMap<>();
+        for (QueryInstance q : instances) {
+            byKind.computeIfAbsent(q.kind(), k -> new ArrayList<>()).add(q);
+        }
+        List<QueryStats> out = new ArrayList<>();
+        for (Map.Entry<QueryKind, List<QueryInstance>> e : byKind.entrySet()) {
+            out.add(runKind(e.getKey(), e.getValue(), reference));
+        }
+        return out;
+    }
+
+    private QueryStats runKind(QueryKind kind, List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
+            throws InterruptedException {
+        long[] samples = new long[runs];
+        int rows = 0;
+        for (int i = 0; i < warmup + runs; i++) {
+            QueryInstance q = instances.get(i % instances.size());
+            String text = dialect.render(q);
+            HttpRequest request = dialect.request(text);
+            try {
+                long t0 = System.nanoTime();
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                long elapsed = System.nanoTime() - t0;
+                if (response.statusCode() / 100 != 2) {
+                    throw new QueryFailedException(dialect.name() + " answered " + response.statusCode() + ": "
+                            + abbreviate(response.body()));
+                }
+                ResultTable answer = dialect.parse(response.body());
+                AnswerChecker.check(dialect.name() + " " + q.describe(), reference.get(q), answer,
+                        dialect.ordersRows(kind));
+                rows = answer.size();
+                if (i >= warmup) {
+                    samples[i - warmup] = elapsed;
+                }
+            } catch (IOException | RuntimeException ex) {
+                String why = ex.getMessage() + " [query=" + text + "]";
+                if (!keepGoing) {
+                    throw new QueryFailedException(kind.label() + " failed: " + why);
+                }
+                return new QueryStats(kind, new long[0], 0, why);
+            }
+        }
+        return new QueryStats(kind, samples, rows, null);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 500 ? s : s.substring(0, 500) + "...";
+    }
+
+    /** One line per query: median, p90, min, max in milliseconds, rows; failures with their reason. */
+    public static void print(String target, List<QueryStats> stats, PrintStream out) {
+        out.printf(Locale.ROOT, "%-24s %10s %10s %10s %10s %8s  (%s, ms)%n", "query", "median", "p90", "min", "max",
+                "rows", target);
+        for (QueryStats s : stats) {
+            if (s.failed()) {
+                out.printf(Locale.ROOT, "%-24s FAILED: %s%n", s.kind().label(), s.error());
+            } else {
+                out.printf(Locale.ROOT, "%-24s %10.2f %10.2f %10.2f %10.2f %8d%n", s.kind().label(),
+                        s.median() / 1e6, s.p90() / 1e6, s.min() / 1e6, s.max() / 1e6, s.rows());
+            }
+        }
+    }
+}
