@@ -1,0 +1,83 @@
+package io.chronix.engine.io;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The one seam through which the engine touches files. Production uses {@link NioFileIO}; tests
+ * substitute an implementation that fails fsync, runs out of space, writes short, or simulates a
+ * power loss that drops, keeps or garbles whatever was not yet synced.
+ *
+ * <p>Methods report failure as {@link IOException}, exactly as the operating system would; turning
+ * that into an engine exception with path and offset is the caller's job, because only the caller
+ * knows what the bytes were.
+ *
+ * <p>Threading: implementations are thread-safe; a single {@link WritableFile} is not required to
+ * be safe for concurrent writes, but {@link WritableFile#sync()} may run concurrently with a write.
+ */
+public interface FileIO {
+
+    /** Creates {@code path}, which must not exist, and opens it for writing at offset 0. */
+    WritableFile create(Path path) throws IOException;
+
+    /** Opens an existing file for writing at its current end. */
+    WritableFile openAppend(Path path) throws IOException;
+
+    /** Opens an existing file for positional reads. */
+    ReadableFile openRead(Path path) throws IOException;
+
+    /** Shrinks {@code path} to {@code size} bytes and makes the new length durable. */
+    void truncate(Path path, long size) throws IOException;
+
+    /** Deletes {@code path} if it exists. The directory entry is durable only after {@link #syncDirectory}. */
+    void delete(Path path) throws IOException;
+
+    /** The regular files directly in {@code dir}, in no particular order. */
+    List<Path> list(Path dir) throws IOException;
+
+    boolean exists(Path path);
+
+    long size(Path path) throws IOException;
+
+    void createDirectories(Path dir) throws IOException;
+
+    /** Makes the directory's entries (created, renamed, deleted files) durable. */
+    void syncDirectory(Path dir) throws IOException;
+
+    /** A file open for sequential writing. */
+    interface WritableFile extends AutoCloseable {
+
+        /**
+         * Writes some of {@code src} at the current end and advances both; may write fewer bytes
+         * than remain (a short write), never more. Returns the count written.
+         */
+        int write(java.nio.ByteBuffer src) throws IOException;
+
+        /** Forces written bytes (not metadata beyond what reading them back needs) to the device. */
+        void sync() throws IOException;
+
+        /** Cuts the file to {@code size} bytes and moves the write position there. */
+        void truncate(long size) throws IOException;
+
+        /** The write position: bytes handed to the kernel so far. */
+        long position() throws IOException;
+
+        Path path();
+
+        @Override
+        void close() throws IOException;
+    }
+
+    /** A file open for positional reads. */
+    interface ReadableFile extends AutoCloseable {
+
+        /** Reads into {@code dst} from {@code position}; returns the count read, or -1 at end of file. */
+        int read(java.nio.ByteBuffer dst, long position) throws IOException;
+
+        long size() throws IOException;
+
+        @Override
+        void close() throws IOException;
+    }
+}

@@ -1,0 +1,78 @@
+package io.chronix.engine.wal;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters of one engine's WAL, as a plain Java API: the service publishes {@link #truncations()}
+ * as {@code chronix_wal_truncations_total} (and the rest as it sees fit). Counts live for the
+ * lifetime of this object, which the owner keeps across reopens of the log.
+ *
+ * <p>Threading: thread-safe; reads are not a consistent snapshot across counters.
+ */
+public final class WalMetrics {
+
+    private final LongAdder truncations = new LongAdder();
+    private final LongAdder truncatedBytes = new LongAdder();
+    private final LongAdder records = new LongAdder();
+    private final LongAdder bytes = new LongAdder();
+    private final LongAdder syncs = new LongAdder();
+    private final LongAdder failedSyncs = new LongAdder();
+    private final LongAdder failedWrites = new LongAdder();
+
+    /** Torn tails cut off during recovery (or repair): each one is records lost to a crash. */
+    public long truncations() {
+        return truncations.sum();
+    }
+
+    /** Bytes those cuts removed. */
+    public long truncatedBytes() {
+        return truncatedBytes.sum();
+    }
+
+    /** Records appended since this object was created. */
+    public long records() {
+        return records.sum();
+    }
+
+    /** Frame bytes (header and stored payload) appended. */
+    public long bytes() {
+        return bytes.sum();
+    }
+
+    /** fsyncs of WAL files that completed. */
+    public long syncs() {
+        return syncs.sum();
+    }
+
+    /** fsyncs that failed; each poisoned its log. */
+    public long failedSyncs() {
+        return failedSyncs.sum();
+    }
+
+    /** Appends that failed on a write (a full disk, an I/O error) and were rolled back. */
+    public long failedWrites() {
+        return failedWrites.sum();
+    }
+
+    void truncated(long droppedBytes) {
+        truncations.increment();
+        truncatedBytes.add(droppedBytes);
+    }
+
+    void appended(int recordCount, long frameBytes) {
+        records.add(recordCount);
+        bytes.add(frameBytes);
+    }
+
+    void synced() {
+        syncs.increment();
+    }
+
+    void syncFailed() {
+        failedSyncs.increment();
+    }
+
+    void writeFailed() {
+        failedWrites.increment();
+    }
+}
