@@ -1,0 +1,164 @@
+package io.chronix.tenancy.namespace;
+
+import io.chronix.tenancy.InvalidInputException;
+import io.chronix.tenancy.IsoDuration;
+import io.chronix.tenancy.LimitExceededException;
+import io.chronix.tenancy.NameTakenException;
+import io.chronix.tenancy.NotFoundException;
+import io.chronix.tenancy.Page;
+import io.chronix.tenancy.ResourceName;
+import io.chronix.tenancy.quota.QuotaService;
+import io.chronix.tenancy.quota.Quotas;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A tenant's namespaces. Creating one writes only rows (the engine directory appears on first use);
+ * deleting one marks it deleted and queues its data for removal in the same transaction, so every
+ * later lookup misses at once and the removal survives restarts ({@link PendingDeletions}).
+ *
+ * <p>Lookups take any string: a name that breaks the rules is simply not found, so hostile input
+ * never reaches SQL as anything but a parameter, and never a path.
+ */
+@Service
+public class NamespaceService {
+
+    private final JdbcClient jdbc;
+    private final QuotaService quotas;
+
+    NamespaceService(JdbcClient jdbc, QuotaService quotas) {
+        this.jdbc = jdbc;
+        this.quotas = quotas;
+    }
+
+    /**
+     * @param retention null = the tenant's {@code maxRetention}
+     * @param coldAfter null = the service's default policy
+     * @throws NotFoundException       if the tenant is not live
+     * @throws LimitExceededException  over {@code maxNamespaces} or {@code maxRetention}
+     * @throws NameTakenException      if a live namespace of the tenant has the name
+     */
+    @Transactional
+    public Namespace create(UUID tenant, String name, Duration retention, Duration coldAfter) {
+        ResourceName.check("name", name);
+        lockLiveTenant(tenant);
+        Quotas q = quotas.effective(tenant);
+        Duration r = retention == null ? q.maxRetention() : retention;
+        checkDurations(tenant, q, r, coldAfter);
+        long live = jdbc.sql("SELECT count(*) FROM namespaces WHERE tenant_id = ? AND deleted_at IS NULL").param(tenant)
+                .query(Long.class).single();
+        if (live >= q.maxNamespaces()) {
+            throw new LimitExceededException(tenant, "maxNamespaces", Integer.toString(q.maxNamespaces()),
+                    "the tenant has as many namespaces as its quota allows");
+        }
+        if (find(tenant, name).isPresent()) {
+            throw new NameTakenException("name", name);
+        }
+        try {
+            Namespace ns = jdbc.sql("INSERT INTO namespaces (tenant_id, name, retention_ms, cold_after_ms) VALUES (?, ?, ?, ?) RETURNING "
+                            + NamespaceRows.COLUMNS)
+                    .params(tenant, name, r.toMillis(), coldAfter == null ? null : coldAfter.toMillis())
+                    .query(NamespaceRows::namespace).single();
+            jdbc.sql("INSERT INTO namespace_usage (namespace_id) VALUES (?)").param(ns.id()).update();
+            return ns;
+        } catch (DuplicateKeyException e) {
+            throw new NameTakenException("name", name); // lost a race the tenant lock makes unlikely
+        }
+    }
+
+    /** The tenant's live namespaces by name. */
+    @Transactional(readOnly = true)
+    public List<Namespace> list(UUID tenant, Page page) {
+        return jdbc.sql("SELECT " + NamespaceRows.COLUMNS + " FROM namespaces WHERE tenant_id = ? AND deleted_at IS NULL ORDER BY name LIMIT ? OFFSET ?")
+                .params(tenant, page.limit(), page.offset()).query(NamespaceRows::namespace).list();
+    }
+
+    /** The tenant's live namespace of that name; empty for another tenant's, a deleted or a malformed one alike. */
+    @Transactional(readOnly = true)
+    public Optional<Namespace> find(UUID tenant, String name) {
+        if (!ResourceName.isValid(name)) {
+            return Optional.empty();
+        }
+        return jdbc.sql("SELECT " + NamespaceRows.COLUMNS + " FROM namespaces n WHERE tenant_id = ? AND name = ? AND deleted_at IS NULL"
+                        + " AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = n.tenant_id AND t.deleted_at IS NULL)")
+                .params(tenant, name).query(NamespaceRows::namespace).optional();
+    }
+
+    /**
+     * Changes retention and/or cold-after; a null argument leaves that setting as it is.
+     *
+     * @throws NotFoundException if the tenant has no live namespace of that name
+     */
+    @Transactional
+    public Namespace update(UUID tenant, String name, Duration retention, Duration coldAfter) {
+        Namespace current = lockLive(tenant, name);
+        Quotas q = quotas.effective(tenant);
+        Duration r = retention == null ? current.retention() : retention;
+        Duration c = coldAfter == null ? current.coldAfter() : coldAfter;
+        checkDurations(tenant, q, r, c);
+        return jdbc.sql("UPDATE namespaces SET retention_ms = ?, cold_after_ms = ? WHERE id = ? RETURNING " + NamespaceRows.COLUMNS)
+                .params(r.toMillis(), c == null ? null : c.toMillis(), current.id())
+                .query(NamespaceRows::namespace).single();
+    }
+
+    /**
+     * Marks the namespace deleted and queues its data for removal; false if there was none.
+     */
+    @Transactional
+    public boolean delete(UUID tenant, String name) {
+        if (!ResourceName.isValid(name)) {
+            return false;
+        }
+        List<Long> ids = jdbc.sql("UPDATE namespaces SET deleted_at = now() WHERE tenant_id = ? AND name = ? AND deleted_at IS NULL RETURNING id")
+                .params(tenant, name).query(Long.class).list();
+        ids.forEach(id -> queueRemoval(jdbc, id));
+        return !ids.isEmpty();
+    }
+
+    /** Marks every live namespace of the tenant deleted and queues each for removal, in the caller's transaction. */
+    public static List<Long> deleteAllOf(JdbcClient jdbc, UUID tenant) {
+        List<Long> ids = jdbc.sql("UPDATE namespaces SET deleted_at = now() WHERE tenant_id = ? AND deleted_at IS NULL RETURNING id")
+                .param(tenant).query(Long.class).list();
+        ids.forEach(id -> queueRemoval(jdbc, id));
+        return ids;
+    }
+
+    private static void queueRemoval(JdbcClient jdbc, long id) {
+        jdbc.sql("DELETE FROM namespace_usage WHERE namespace_id = ?").param(id).update();
+        jdbc.sql("INSERT INTO pending_deletions (namespace_id) VALUES (?) ON CONFLICT DO NOTHING").param(id).update();
+    }
+
+    private void checkDurations(UUID tenant, Quotas q, Duration retention, Duration coldAfter) {
+        if (retention.compareTo(q.maxRetention()) > 0) {
+            throw new LimitExceededException(tenant, "maxRetention", IsoDuration.format(q.maxRetention()),
+                    "retention " + IsoDuration.format(retention) + " is longer than the tenant's maxRetention");
+        }
+        if (coldAfter != null && coldAfter.compareTo(retention) > 0) {
+            throw new InvalidInputException("coldAfter", "must not be longer than retention (" + IsoDuration.format(retention) + ")");
+        }
+    }
+
+    private void lockLiveTenant(UUID tenant) {
+        boolean live = jdbc.sql("SELECT 1 FROM tenants WHERE id = ? AND deleted_at IS NULL FOR UPDATE").param(tenant)
+                .query(Integer.class).optional().isPresent();
+        if (!live) {
+            throw new NotFoundException(NotFoundException.Kind.TENANT, tenant.toString());
+        }
+    }
+
+    private Namespace lockLive(UUID tenant, String name) {
+        if (!ResourceName.isValid(name)) {
+            throw new NotFoundException(NotFoundException.Kind.NAMESPACE, name);
+        }
+        return jdbc.sql("SELECT " + NamespaceRows.COLUMNS + " FROM namespaces WHERE tenant_id = ? AND name = ? AND deleted_at IS NULL FOR UPDATE")
+                .params(tenant, name).query(NamespaceRows::namespace).optional()
+                .orElseThrow(() -> new NotFoundException(NotFoundException.Kind.NAMESPACE, name));
+    }
+}
