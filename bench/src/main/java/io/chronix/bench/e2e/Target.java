@@ -31,9 +31,10 @@ public interface Target extends AutoCloseable {
     /** Makes the loaded data reach its at-rest form, where the target can be asked to. */
     void flush() throws Exception;
 
-    /** Bytes the target's data directory holds. */
+    /** Bytes the target's data directory occupies on disk; also valid after {@link #close}. */
     long bytesOnDisk() throws Exception;
 
+    /** Stops the process; idempotent. */
     @Override
     void close();
 }

@@ -20,6 +20,8 @@ public final class LineBatcher {
     private int readLimit;
     private boolean eof;
     private long nextIndex;
+    /** Size of the previous batch: the next one is usually as large, so start there, not at 64 KiB. */
+    private int lastSize = 1 << 16;
 
     public LineBatcher(InputStream in, int batchLines) {
         this.in = in;
@@ -28,7 +30,7 @@ public final class LineBatcher {
 
     /** The next batch, or {@code null} at the end of the input. */
     public Batch next() throws IOException {
-        byte[] out = new byte[1 << 16];
+        byte[] out = new byte[lastSize + (lastSize >> 3)];
         int size = 0;
         int lines = 0;
         long values = 0;
@@ -95,6 +97,7 @@ public final class LineBatcher {
         if (size == 0) {
             return null;
         }
+        lastSize = size;
         return new Batch(nextIndex++, Arrays.copyOf(out, size), lines, values);
     }
 

@@ -86,8 +86,32 @@ public final class PeerProcess implements AutoCloseable {
         }
     }
 
-    /** Total size of the regular files under {@code dir}. */
+    /**
+     * Bytes the files under {@code dir} occupy on disk: allocated blocks, as {@code du} counts them,
+     * because some targets preallocate sparse files (QuestDB maps column and WAL files far larger than
+     * what they hold) and their apparent size says nothing about storage cost. Falls back to apparent
+     * sizes where {@code du} is not available.
+     */
     public static long bytesUnder(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return 0;
+        }
+        try {
+            Process du = new ProcessBuilder("du", "-s", "-B1", dir.toString()).redirectErrorStream(false).start();
+            String out = new String(du.getInputStream().readAllBytes()).trim();
+            if (du.waitFor() == 0 && !out.isEmpty()) {
+                return Long.parseLong(out.split("\\s+")[0]);
+            }
+        } catch (IOException | NumberFormatException e) {
+            // no du here: fall through to apparent sizes
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return apparentBytesUnder(dir);
+    }
+
+    /** Sum of the regular files' sizes under {@code dir}. */
+    public static long apparentBytesUnder(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return 0;
         }
