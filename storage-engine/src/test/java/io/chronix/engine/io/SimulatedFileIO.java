@@ -56,6 +56,7 @@ public final class SimulatedFileIO implements FileIO {
     public final AtomicInteger shortWriteCount = new AtomicInteger();
     public final AtomicInteger noSpaceErrors = new AtomicInteger();
     public final AtomicInteger directorySyncs = new AtomicInteger();
+    public final AtomicInteger listings = new AtomicInteger();
 
     private record Op(boolean truncate, long offset, byte[] bytes, long oldLength, byte[] oldBytes) {
     }
@@ -306,6 +307,7 @@ public final class SimulatedFileIO implements FileIO {
 
     @Override
     public synchronized List<Path> list(Path dir) {
+        listings.incrementAndGet();
         List<Path> out = new ArrayList<>();
         for (Path p : live.keySet()) {
             if (dir.equals(p.getParent())) {
