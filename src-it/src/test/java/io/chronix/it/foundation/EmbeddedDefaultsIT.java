@@ -1,0 +1,64 @@
+package io.chronix.it.foundation;
+
+import io.chronix.it.support.ServiceProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The jar with no configuration at all: embedded PostgreSQL, filesystem cold tier, generated token. */
+class EmbeddedDefaultsIT {
+
+    @TempDir
+    Path data;
+
+    @Test
+    void startsWithNoConfigurationAndKeepsItsTokenAndDatabaseAcrossRestarts() throws Exception {
+        String token;
+        try (ServiceProcess first = ServiceProcess.start(data, List.of())) {
+            HttpResponse<String> health = first.get("/actuator/health", null);
+            assertThat(health.body()).contains("\"db\":{\"status\":\"UP\"").contains("\"coldStore\":{\"status\":\"UP\"");
+
+            Path tokenFile = data.resolve("operator-token");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile))).isEqualTo("rw-------");
+            token = first.operatorTokenFromFile();
+            assertThat(first.output()).containsOnlyOnce(token); // printed once, at generation
+
+            assertThat(first.get("/api/v1/whoami", null).statusCode()).isEqualTo(401);
+            HttpResponse<String> me = first.get("/api/v1/whoami", token);
+            assertThat(me.statusCode()).isEqualTo(200);
+            assertThat(me.body()).contains("\"kind\":\"operator\"");
+            assertThat(data.resolve("postgres/PG_VERSION")).exists();
+            assertThat(data.resolve("cold")).isDirectory();
+        }
+
+        try (ServiceProcess second = ServiceProcess.start(data, List.of())) {
+            assertThat(second.operatorTokenFromFile()).isEqualTo(token);
+            assertThat(second.output()).doesNotContain(token); // never printed again
+            assertThat(second.output()).contains("embedded PostgreSQL started"); // reused the cluster
+            assertThat(second.get("/api/v1/whoami", token).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aSecondInstanceOnTheSameDataDirRefusesToStartNamingTheLock() throws Exception {
+        try (ServiceProcess first = ServiceProcess.start(data, List.of())) {
+            ServiceProcess second = ServiceProcess.launch(data, List.of());
+            int status = second.awaitExit(Duration.ofSeconds(90));
+            assertThat(status).isNotZero();
+            assertThat(second.output())
+                    .contains("chronix.data-dir: " + data.toAbsolutePath() + " is in use by another process")
+                    .contains(data.resolve("LOCK").toAbsolutePath().toString())
+                    .doesNotContain("\tat ");
+            // the first is unharmed
+            assertThat(first.get("/actuator/health", null).statusCode()).isEqualTo(200);
+        }
+    }
+}
