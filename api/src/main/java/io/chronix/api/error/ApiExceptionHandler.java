@@ -2,11 +2,21 @@ package io.chronix.api.error;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.context.request.WebRequest;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+import java.util.List;
+import java.util.Map;
 
 /**
  * The one place where exceptions become answers. Spring MVC's own exceptions (bad JSON, unknown
@@ -17,6 +27,26 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    /**
+     * A body that does not parse, has a value of the wrong type, or (for the strict endpoints, see
+     * {@link StrictJsonBodies}) an unknown field: 400 naming the field where Jackson knows it.
+     */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
+                                                                  HttpStatusCode status, WebRequest request) {
+        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON).body(JsonBodyProblems.of(ex));
+    }
+
+    /** A query or path parameter of the wrong type ({@code limit=abc}): 400 naming it. */
+    @Override
+    protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex, HttpHeaders headers,
+                                                        HttpStatusCode status, WebRequest request) {
+        String name = ex.getPropertyName() == null ? "parameter" : ex.getPropertyName();
+        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(TenancyExceptionHandler.invalidFields(List.of(Map.of("field", name, "message",
+                        "is not a valid " + (ex.getRequiredType() == null ? "value" : ex.getRequiredType().getSimpleName().toLowerCase(java.util.Locale.ROOT))))));
+    }
 
     @ExceptionHandler(Exception.class)
     ProblemDetail unexpected(Exception e) {

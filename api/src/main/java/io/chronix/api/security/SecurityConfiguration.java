@@ -13,6 +13,7 @@ import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.List;
  *   <li>actuator: health (with its liveness and readiness groups) open, everything else operator-only;</li>
  *   <li>open documents: the OpenAPI description, Swagger UI, and {@code /ping} that Influx clients probe;</li>
  *   <li>the data and admin API ({@code /api/**} and the Influx-compatible {@code /write}, {@code /query}):
- *       stateless bearer tokens;</li>
+ *       stateless bearer tokens; {@code /api/v1/tenants/**} for the operator only; the tenant in the log MDC;</li>
+ *   <li>the console ({@code /console/**}, in {@code io.chronix.api.console}): form login, session, CSRF;</li>
  *   <li>everything else: authenticated, so an unknown path says 401, not what exists.</li>
  * </ol>
  * Error dispatches are let through so that a problem document already chosen is not replaced.
@@ -70,7 +72,10 @@ class SecurityConfiguration {
         http.securityMatcher("/api/**", "/write", "/query")
                 .authorizeHttpRequests(a -> a
                         .dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
-                        .anyRequest().authenticated());
+                        // operator endpoints; tenant endpoints check scopes per request (TenantAccess)
+                        .requestMatchers("/api/v1/tenants", "/api/v1/tenants/**").hasAuthority(OperatorToken.ROLE)
+                        .anyRequest().authenticated())
+                .addFilterBefore(new TenantMdcFilter(), AuthorizationFilter.class);
         return stateless(http, bearer, problems).build();
     }
 

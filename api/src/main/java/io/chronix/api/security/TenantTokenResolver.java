@@ -1,0 +1,102 @@
+package io.chronix.api.security;
+
+import io.chronix.tenancy.TenancyDirectory;
+import io.chronix.tenancy.token.Scope;
+import io.chronix.tenancy.token.VerifiedToken;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.stereotype.Component;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Resolves tenant API tokens ({@code cx_…}) through {@link TenancyDirectory#verify}. Verified tokens
+ * are cached for {@link #TTL} (keyed by the token's SHA-256, never the token), so a burst of
+ * writes costs one database read; revocation therefore wins within {@link #TTL} on every node, and
+ * at once on the node that revoked (it calls {@link #invalidateAll()}). Expiry is re-checked on
+ * every hit. Unknown tokens are not cached.
+ */
+@Component
+public class TenantTokenResolver implements CredentialResolver {
+
+    /** Under the one second the contract allows for revocation to win. */
+    public static final Duration TTL = Duration.ofMillis(500);
+    private static final int MAX_ENTRIES = 10_000;
+
+    private record Entry(Authentication auth, VerifiedToken token, long loadedAtNanos) {
+    }
+
+    private final TenancyDirectory directory;
+    private final Clock clock;
+    private final ConcurrentHashMap<String, Entry> cache = new ConcurrentHashMap<>();
+
+    public TenantTokenResolver(TenancyDirectory directory, Optional<Clock> clock) {
+        this.directory = directory;
+        this.clock = clock.orElse(Clock.systemUTC());
+    }
+
+    @Override
+    public Optional<Authentication> resolve(String credential) {
+        if (!credential.startsWith("cx_")) {
+            return Optional.empty();
+        }
+        String key = digest(credential);
+        long now = System.nanoTime();
+        Entry e = cache.get(key);
+        if (e != null && now - e.loadedAtNanos() < TTL.toNanos() && !expired(e.token())) {
+            return Optional.of(e.auth());
+        }
+        Optional<VerifiedToken> verified = directory.verify(credential);
+        if (verified.isEmpty()) {
+            cache.remove(key);
+            return Optional.empty();
+        }
+        Authentication auth = authentication(verified.get());
+        if (cache.size() >= MAX_ENTRIES) {
+            cache.clear();
+        }
+        cache.put(key, new Entry(auth, verified.get(), now));
+        return Optional.of(auth);
+    }
+
+    /** Forgets every cached verification: called after a revocation or a tenant's deletion. */
+    public void invalidateAll() {
+        cache.clear();
+    }
+
+    private boolean expired(VerifiedToken t) {
+        return t.expiresAt() != null && !clock.instant().isBefore(t.expiresAt());
+    }
+
+    static Authentication authentication(VerifiedToken t) {
+        TenantPrincipal principal = new TenantPrincipal(t.tenantId(), t.tenantName(), t.tokenId(), null, t.scopes());
+        return UsernamePasswordAuthenticationToken.authenticated(principal, null, authorities(t.scopes()));
+    }
+
+    /** {@code ROLE_TENANT} and one {@code SCOPE_<scope>} per scope. */
+    public static List<GrantedAuthority> authorities(Iterable<Scope> scopes) {
+        List<GrantedAuthority> out = new ArrayList<>();
+        out.add(new SimpleGrantedAuthority(TenantPrincipal.ROLE));
+        scopes.forEach(s -> out.add(new SimpleGrantedAuthority("SCOPE_" + s)));
+        return out;
+    }
+
+    private static String digest(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+}

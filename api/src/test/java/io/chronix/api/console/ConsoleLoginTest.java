@@ -1,0 +1,124 @@
+package io.chronix.api.console;
+
+import io.chronix.api.security.TestHttp;
+import io.chronix.api.security.TestHttp.Answer;
+import io.chronix.tenancy.testing.PostgresTestServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Console form login with session and CSRF, and the throttle on failed logins, over HTTP. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "chronix.console.login.max-failures-per-account=3", "chronix.console.login.max-failures-per-address=6"})
+class ConsoleLoginTest {
+
+    static final String OPERATOR = "operator-token-for-console-tests";
+    static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
+
+    @TempDir
+    static Path data;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        PostgresTestServer pg = PostgresTestServer.get();
+        String url = pg.newDatabase();
+        registry.add("spring.datasource.url", () -> url);
+        registry.add("spring.datasource.username", pg::user);
+        registry.add("spring.datasource.password", pg::password);
+        registry.add("chronix.data-dir", () -> data.toString());
+        registry.add("chronix.operator-token", () -> OPERATOR);
+    }
+
+    @Value("${local.server.port}")
+    int port;
+
+    private String tenantWithUser() {
+        String name = "c" + UUID.randomUUID().toString().substring(0, 8);
+        Answer a = new TestHttp(port).post("/api/v1/tenants", OPERATOR,
+                "{\"name\": \"" + name + "\", \"adminEmail\": \"" + name + "@example.com\", \"adminPassword\": \"a good password\"}");
+        assertThat(a.status()).as(a.body()).isEqualTo(201);
+        return name + "@example.com";
+    }
+
+    private static String csrf(TestHttp browser) {
+        Answer page = browser.get("/console/login", null);
+        assertThat(page.status()).isEqualTo(200);
+        Matcher m = CSRF.matcher(page.body());
+        assertThat(m.find()).as(page.body()).isTrue();
+        return m.group(1);
+    }
+
+    private static Answer login(TestHttp browser, String csrf, String email, String password) {
+        String form = "email=" + URLEncoder.encode(email, StandardCharsets.UTF_8) + "&password=" + URLEncoder.encode(password, StandardCharsets.UTF_8)
+                + (csrf == null ? "" : "&_csrf=" + URLEncoder.encode(csrf, StandardCharsets.UTF_8));
+        return browser.form("/console/login", form);
+    }
+
+    @Test
+    void loginGivesASessionThatKnowsTheTenantAndLogoutEndsIt() {
+        String email = tenantWithUser();
+        TestHttp browser = new TestHttp(port, true);
+        assertThat(browser.get("/console/session", null).status()).isEqualTo(302); // to the login page
+
+        Answer ok = login(browser, csrf(browser), email.toUpperCase(), "a good password");
+        assertThat(ok.status()).isEqualTo(302);
+        assertThat(ok.header("Location")).contains("/console/").doesNotContain("error"); // the saved request, or /console/
+
+        Answer session = browser.get("/console/session", null);
+        assertThat(session.status()).as(session.body()).isEqualTo(200);
+        assertThat(session.json().get("kind").asString()).isEqualTo("tenant");
+        assertThat(session.json().get("email").asString()).isEqualTo(email);
+        assertThat(session.json().get("tenant").get("name").asString()).isEqualTo(email.substring(0, email.indexOf('@')));
+        String token = session.json().get("csrf").get("token").asString();
+
+        assertThat(browser.form("/console/logout", "").status()).isEqualTo(403); // no CSRF token
+        assertThat(browser.form("/console/logout", "_csrf=" + URLEncoder.encode(token, StandardCharsets.UTF_8)).status()).isEqualTo(302);
+        assertThat(browser.get("/console/session", null).status()).isEqualTo(302);
+    }
+
+    @Test
+    void loginWithoutCsrfIsRefused() {
+        String email = tenantWithUser();
+        TestHttp browser = new TestHttp(port, true);
+        csrf(browser);
+        assertThat(login(browser, null, email, "a good password").status()).isEqualTo(403);
+        assertThat(browser.get("/console/session", null).status()).isEqualTo(302);
+    }
+
+    @Test
+    void failedLoginsAreThrottledPerAccountEvenForTheRightPassword() {
+        String email = tenantWithUser();
+        TestHttp browser = new TestHttp(port, true);
+        String csrf = csrf(browser);
+        for (int i = 0; i < 3; i++) {
+            Answer bad = login(browser, csrf, email, "wrong password " + i);
+            assertThat(bad.status()).isEqualTo(302);
+            assertThat(bad.header("Location")).endsWith("/console/login?error");
+        }
+        Answer locked = login(browser, csrf, email, "a good password");
+        assertThat(locked.status()).isEqualTo(429);
+        assertThat(locked.header("Retry-After")).matches("[0-9]+");
+        assertThat(locked.json().get("errorId").asString()).isEqualTo("login-throttled");
+        assertThat(browser.get("/console/session", null).status()).isEqualTo(302);
+    }
+
+    @Test
+    void anUnknownEmailFailsLikeAWrongPassword() {
+        TestHttp browser = new TestHttp(port, true);
+        Answer a = login(browser, csrf(browser), "nobody-" + UUID.randomUUID() + "@example.com", "whatever it is");
+        assertThat(a.status()).isEqualTo(302);
+        assertThat(a.header("Location")).endsWith("/console/login?error");
+    }
+}
