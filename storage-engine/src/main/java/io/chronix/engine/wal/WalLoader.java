@@ -39,7 +39,9 @@ public final class WalLoader {
 
     /**
      * Recovers the log in {@code config.directory()}, passing every intact record with a sequence
-     * above {@code replayAfter} to {@code visitor} in sequence order.
+     * above {@code replayAfter} to {@code visitor} in sequence order. Records are handed over as the
+     * scan meets them, before the whole log is known to be sound: if this method throws, the caller
+     * must discard what the visitor built.
      *
      * @throws CorruptFileException if damage is found anywhere but the tail; the message names file
      *     and offset, and {@code chronix-tool wal repair} is the way forward

@@ -100,6 +100,23 @@ public final class WalReader {
         return files;
     }
 
+    /**
+     * Replays every intact record of the log in {@code dir} in sequence order, checking every CRC,
+     * without changing any file. A torn tail ends the replay and is reported in the result; any other
+     * damage is refused. (Opening a {@link WalWriter} does the same and also cuts the tail.)
+     *
+     * @throws CorruptFileException naming file and offset, for damage before the tail
+     * @throws UnsupportedFormatVersionException for a file or record of another version
+     */
+    public static Scan replayAll(FileIO io, Path dir, WalRecord.Visitor visitor) {
+        Scan scan = scan(io, dir, visitor);
+        Damage d = scan.damage();
+        if (d != null && d.kind() == DamageKind.CORRUPT) {
+            throw new CorruptFileException(d.file(), d.offset(), d.reason());
+        }
+        return scan;
+    }
+
     /** Scans every file of the log in {@code dir}; see the class comment for what stops it. */
     public static Scan scan(FileIO io, Path dir, WalRecord.Visitor visitor) {
         return scanFiles(io, walFiles(io, dir), 0, visitor);

@@ -159,6 +159,24 @@ class WalRecoveryTest {
     }
 
     @Test
+    void replayAllReportsATornTailWithoutCuttingItAndRefusesCorruption() throws IOException {
+        Path file = writeTen();
+        Files.write(file, new byte[] {1, 2, 3, 4, 5}, StandardOpenOption.APPEND);
+        long size = Files.size(file);
+        List<Long> seqs = new ArrayList<>();
+        WalReader.Scan scan = WalReader.replayAll(NioFileIO.INSTANCE, tmp.resolve("wal"), r -> seqs.add(r.sequence()));
+        assertThat(seqs).hasSize(10);
+        assertThat(scan.damage().kind()).isEqualTo(WalReader.DamageKind.TORN_TAIL);
+        assertThat(Files.size(file)).as("reading changes nothing").isEqualTo(size);
+
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[WalFormat.HEADER_SIZE + WalFormat.SEQUENCE_OFFSET] ^= 1;
+        Files.write(file, bytes);
+        assertThatThrownBy(() -> WalReader.replayAll(NioFileIO.INSTANCE, tmp.resolve("wal"), r -> { }))
+                .isInstanceOfSatisfying(CorruptFileException.class, e -> assertThat(e.offset()).isEqualTo(WalFormat.HEADER_SIZE));
+    }
+
+    @Test
     void cleanLogNeedsNoRepair() {
         writeTen();
         WalRepair.Report report = WalRepair.repair(NioFileIO.INSTANCE, tmp.resolve("wal"), new WalMetrics());
