@@ -482,6 +482,14 @@ public final class WalWriter implements AutoCloseable {
             cause.addSuppressed(e);
             return poison(e);
         }
+        // a PER_WRITE batch may have marked some of its own records synced before failing; those
+        // sequences are about to be reused, and everything below them was just fsynced
+        syncLock.lock();
+        try {
+            syncedSequence = firstSequence - 1;
+        } finally {
+            syncLock.unlock();
+        }
         if (isNoSpace(cause)) {
             LOG.log(Level.WARNING, "WAL append failed: no space left on device [path={0}, offset={1}]", path, startPosition);
             return new DiskFullException(path, startPosition, cause);

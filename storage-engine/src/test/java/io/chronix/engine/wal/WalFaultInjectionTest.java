@@ -159,6 +159,25 @@ class WalFaultInjectionTest {
     }
 
     @Test
+    void perWriteBatchThatFillsTheDiskMidwayLeavesNoneOfItsRecordsAndNoFalseDurability() {
+        SimulatedFileIO io = WalFixtures.simulated();
+        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_WRITE);
+        try (WalWriter wal = WalWriter.open(config, new WalMetrics())) {
+            wal.appendDurable(WalRecordType.DATA, WalFixtures.payload("before"));
+            io.capacity(io.usedBytes() + 1500);
+            List<ByteBuffer> batch = List.of(ByteBuffer.wrap(new byte[600]), ByteBuffer.wrap(new byte[600]), ByteBuffer.wrap(new byte[600]));
+            assertThatThrownBy(() -> wal.appendBatch(WalRecordType.BATCH, batch)).isInstanceOf(DiskFullException.class);
+            assertThat(io.noSpaceErrors.get()).as("the fault fired").isPositive();
+            assertThat(wal.durableSequence()).as("the batch's synced-then-removed records are not durable").isEqualTo(1);
+            assertThat(wal.lastSequence()).isEqualTo(1);
+            io.capacity(Long.MAX_VALUE);
+            assertThat(wal.appendDurable(WalRecordType.DATA, WalFixtures.payload("after"))).isEqualTo(2);
+            assertThat(wal.durableSequence()).isEqualTo(2);
+        }
+        assertThat(WalFixtures.recover(config)).extracting(Replayed::sequence).containsExactly(1L, 2L);
+    }
+
+    @Test
     void diskFullWhileCreatingTheNextFileKeepsTheCurrentOne() {
         SimulatedFileIO io = WalFixtures.simulated();
         WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_BATCH).withMaxFileSize(100);
