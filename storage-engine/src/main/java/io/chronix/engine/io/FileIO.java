@@ -42,6 +42,19 @@ public interface FileIO {
 
     void createDirectories(Path dir) throws IOException;
 
+    /**
+     * Atomically renames {@code source} to {@code target}, replacing nothing: publishing a file
+     * written under a temporary name. Durable only after {@link #syncDirectory} of the target's
+     * directory. The default uses {@link java.nio.file.Files#move} with {@code ATOMIC_MOVE}; a test
+     * seam that models crashes overrides it.
+     */
+    default void rename(Path source, Path target) throws IOException {
+        if (java.nio.file.Files.exists(target)) {
+            throw new java.nio.file.FileAlreadyExistsException(target.toString());
+        }
+        java.nio.file.Files.move(source, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
     /** Makes the directory's entries (created, renamed, deleted files) durable. */
     void syncDirectory(Path dir) throws IOException;
 

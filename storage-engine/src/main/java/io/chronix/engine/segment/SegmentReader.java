@@ -1,0 +1,880 @@
+package io.chronix.engine.segment;
+
+import com.github.luben.zstd.ZstdDictDecompress;
+import io.chronix.engine.error.CorruptFileException;
+import io.chronix.engine.error.UnsupportedFormatVersionException;
+import io.chronix.engine.io.FileIO;
+import io.chronix.engine.model.FieldType;
+import io.chronix.engine.segment.encoding.DeltaOfDelta;
+import io.chronix.engine.segment.encoding.DeltaZigzag;
+import io.chronix.engine.segment.encoding.Dictionary;
+import io.chronix.engine.segment.encoding.EncodingException;
+import io.chronix.engine.segment.encoding.Encodings;
+import io.chronix.engine.segment.encoding.Alp;
+import io.chronix.engine.segment.encoding.Gorilla;
+import io.chronix.engine.segment.encoding.BooleanBits;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.zip.CRC32C;
+
+/**
+ * The one reader of {@code .csx} segments.
+ *
+ * <h2>Verify before trusting</h2>
+ * {@link #open} checks, in order: the file is long enough for header and footer; the header magic;
+ * the version (equality — a foreign version is {@link UnsupportedFormatVersionException}); known
+ * header flags; the footer magic; the metadata offset lies between header and footer; the row-group
+ * count fits the metadata's size (so a damaged count cannot make us allocate); the whole-file
+ * CRC-32C; then every metadata field as it is parsed — lengths against what remains, counts against
+ * the header, every block range inside the data region, every encoding valid for its column, and
+ * the metadata ending exactly at the footer. Every block read then checks the block's CRC-32C
+ * before decoding, and a decode that finds impossible bytes fails. All of these are {@link
+ * CorruptFileException} with the path and the offset of the damage; none returns wrong data, none
+ * escapes as an unchecked JDK exception.
+ *
+ * <h2>Reading</h2>
+ * {@link #readRowGroup} decodes the projected columns of one row group into a fresh {@link
+ * VectorSchemaRoot} the caller owns, columns in canonical order. {@link #rowGroupsOverlapping}
+ * prunes by the row groups' time bounds; {@link #scan} and {@link #scanReverse} (newest row group
+ * first, for last values) combine the two.
+ *
+ * <p>Threading: reads are thread-safe (positional reads, per-call buffers); {@link #close} must not
+ * race them. Closing twice is harmless.
+ */
+public final class SegmentReader implements AutoCloseable {
+
+    private static final int CRC_CHUNK = 1 << 20;
+
+    private final Path path;
+    private final FileIO.ReadableFile file;
+    private final SegmentMeta meta;
+    private final ZstdDictDecompress dictionary;
+    private final long metadataOffset;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** Receives one decoded row group; return false to stop. The root is closed after the call. */
+    @FunctionalInterface
+    public interface Visitor {
+        boolean visit(int rowGroup, VectorSchemaRoot root);
+    }
+
+    private SegmentReader(Path path, FileIO.ReadableFile file, SegmentMeta meta, byte[] dict, long metadataOffset) {
+        this.path = path;
+        this.file = file;
+        this.meta = meta;
+        this.dictionary = dict.length == 0 ? null : new ZstdDictDecompress(dict);
+        this.metadataOffset = metadataOffset;
+    }
+
+    /**
+     * Opens and verifies a segment (see the class comment).
+     *
+     * @throws CorruptFileException              on any damage
+     * @throws UnsupportedFormatVersionException for another format version
+     * @throws SegmentIoException                if the file cannot be read
+     */
+    public static SegmentReader open(FileIO io, Path path) {
+        FileIO.ReadableFile f;
+        try {
+            f = io.openRead(path);
+        } catch (IOException e) {
+            throw new SegmentIoException("open", path, e);
+        }
+        try {
+            SegmentReader r = verifyAndParse(path, f);
+            f = null;
+            return r;
+        } finally {
+            if (f != null) {
+                try {
+                    f.close();
+                } catch (IOException ignored) {
+                    // open failed already
+                }
+            }
+        }
+    }
+
+    private static SegmentReader verifyAndParse(Path path, FileIO.ReadableFile f) {
+        long size;
+        try {
+            size = f.size();
+        } catch (IOException e) {
+            throw new SegmentIoException("size", path, e);
+        }
+        if (size < SegmentFormat.MIN_FILE_SIZE) {
+            throw new CorruptFileException(path, 0, "file too short for header and footer [size=" + size + "]");
+        }
+        ByteBuffer header = readAt(path, f, 0, SegmentFormat.HEADER_SIZE);
+        if (!hasMagic(header, SegmentFormat.MAGIC_OFFSET)) {
+            throw new CorruptFileException(path, SegmentFormat.MAGIC_OFFSET, "bad header magic (not a segment)");
+        }
+        int version = Short.toUnsignedInt(header.getShort(SegmentFormat.VERSION_OFFSET));
+        if (version != SegmentFormat.VERSION) {
+            throw new UnsupportedFormatVersionException(path, "segment file", version, SegmentFormat.VERSION);
+        }
+        int flags = Short.toUnsignedInt(header.getShort(SegmentFormat.FLAGS_OFFSET));
+        if ((flags & ~SegmentFormat.KNOWN_FLAGS) != 0) {
+            throw new CorruptFileException(path, SegmentFormat.FLAGS_OFFSET, "unknown header flags [flags=" + flags + "]");
+        }
+        long footerStart = size - SegmentFormat.FOOTER_SIZE;
+        ByteBuffer footer = readAt(path, f, footerStart, SegmentFormat.FOOTER_SIZE);
+        if (!hasMagic(footer, SegmentFormat.FOOTER_MAGIC_OFFSET)) {
+            throw new CorruptFileException(path, footerStart + SegmentFormat.FOOTER_MAGIC_OFFSET, "bad footer magic (truncated or not a segment)");
+        }
+        long metadataOffset = footer.getLong(SegmentFormat.FOOTER_METADATA_OFFSET);
+        long rowGroupCount = Integer.toUnsignedLong(footer.getInt(SegmentFormat.FOOTER_ROW_GROUP_COUNT_OFFSET));
+        if (metadataOffset < SegmentFormat.HEADER_SIZE || metadataOffset >= footerStart) {
+            throw new CorruptFileException(path, footerStart + SegmentFormat.FOOTER_METADATA_OFFSET,
+                    "metadata offset outside the file [metadataOffset=" + metadataOffset + ", footerStart=" + footerStart + "]");
+        }
+        long metadataLength = footerStart - metadataOffset;
+        if (rowGroupCount > metadataLength / SegmentFormat.ROW_GROUP_META_SIZE) {
+            throw new CorruptFileException(path, footerStart + SegmentFormat.FOOTER_ROW_GROUP_COUNT_OFFSET,
+                    "row group count exceeds what the metadata can hold [rowGroups=" + rowGroupCount + "]");
+        }
+        if (metadataLength > SegmentFormat.MAX_METADATA_SIZE) {
+            throw new CorruptFileException(path, metadataOffset, "metadata larger than 256 MiB [length=" + metadataLength + "]");
+        }
+        int storedCrc = footer.getInt(SegmentFormat.FOOTER_CRC_OFFSET);
+        int actualCrc = crcOf(path, f, footerStart + SegmentFormat.FOOTER_CRC_COVERED);
+        if (storedCrc != actualCrc) {
+            throw new CorruptFileException(path, footerStart + SegmentFormat.FOOTER_CRC_OFFSET, "checksum mismatch [stored="
+                    + Integer.toHexString(storedCrc) + ", computed=" + Integer.toHexString(actualCrc) + "]");
+        }
+        byte[] metadata = new byte[(int) metadataLength];
+        readFully(path, f, metadataOffset, ByteBuffer.wrap(metadata));
+        MetadataParser p = new MetadataParser(path, metadata, metadataOffset);
+        SegmentMeta.Header h = new SegmentMeta.Header(version, flags, header.getLong(SegmentFormat.MIN_TIME_OFFSET),
+                header.getLong(SegmentFormat.MAX_TIME_OFFSET), header.getLong(SegmentFormat.ROW_COUNT_OFFSET),
+                header.getInt(SegmentFormat.COLUMN_COUNT_OFFSET), header.getInt(SegmentFormat.SERIES_COUNT_OFFSET),
+                header.getLong(SegmentFormat.MAX_WAL_SEQUENCE_OFFSET));
+        SegmentMeta meta = p.parse(h, (int) rowGroupCount, size, actualCrc);
+        return new SegmentReader(path, f, meta, p.dictionary, metadataOffset);
+    }
+
+    private static boolean hasMagic(ByteBuffer b, int at) {
+        for (int i = 0; i < SegmentFormat.MAGIC.length; i++) {
+            if (b.get(at + i) != SegmentFormat.MAGIC[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int crcOf(Path path, FileIO.ReadableFile f, long length) {
+        CRC32C crc = new CRC32C();
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CRC_CHUNK, Math.max(1, length)));
+        long pos = 0;
+        while (pos < length) {
+            buf.clear();
+            buf.limit((int) Math.min(buf.capacity(), length - pos));
+            readFully(path, f, pos, buf);
+            buf.flip();
+            crc.update(buf);
+            pos += buf.limit();
+        }
+        return (int) crc.getValue();
+    }
+
+    private static ByteBuffer readAt(Path path, FileIO.ReadableFile f, long pos, int len) {
+        ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
+        readFully(path, f, pos, b);
+        return b.clear();
+    }
+
+    private static void readFully(Path path, FileIO.ReadableFile f, long pos, ByteBuffer dst) {
+        long at = pos;
+        try {
+            while (dst.hasRemaining()) {
+                int n = f.read(dst, at);
+                if (n < 0) {
+                    throw new CorruptFileException(path, at, "file ends early");
+                }
+                at += n;
+            }
+        } catch (IOException e) {
+            throw new SegmentIoException("read", path, e);
+        }
+    }
+
+    // ---- accessors ----
+
+    public Path path() {
+        return path;
+    }
+
+    public SegmentMeta meta() {
+        return meta;
+    }
+
+    public SegmentMeta.Header header() {
+        return meta.header();
+    }
+
+    public List<SegmentMeta.Column> columns() {
+        return meta.columns();
+    }
+
+    public List<SegmentMeta.RowGroup> rowGroups() {
+        return meta.rowGroups();
+    }
+
+    public List<SegmentMeta.Series> series() {
+        return meta.series();
+    }
+
+    /** Whether the blocks after the first row group may use the trained Zstd dictionary. */
+    public boolean hasZstdDictionary() {
+        return dictionary != null;
+    }
+
+    /** Indices of the row groups whose time bounds meet {@code [from, to]} (both inclusive), ascending. */
+    public int[] rowGroupsOverlapping(long from, long to) {
+        List<SegmentMeta.RowGroup> groups = meta.rowGroups();
+        int[] out = new int[groups.size()];
+        int n = 0;
+        if (meta.header().minTime() <= to && meta.header().maxTime() >= from) {
+            for (int i = 0; i < groups.size(); i++) {
+                if (groups.get(i).overlaps(from, to)) {
+                    out[n++] = i;
+                }
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** The Arrow schema of a projection ({@code null} = every column), canonical order. */
+    public Schema schema(List<String> projection) {
+        return SegmentArrow.schema(project(projection).stream().map(i -> meta.columns().get(i)).toList());
+    }
+
+    /** Column indices for a projection, in canonical order; unknown names are refused. */
+    private List<Integer> project(List<String> projection) {
+        List<Integer> idx = new ArrayList<>();
+        if (projection == null) {
+            for (int i = 0; i < meta.columns().size(); i++) {
+                idx.add(i);
+            }
+            return idx;
+        }
+        boolean[] want = new boolean[meta.columns().size()];
+        for (String name : projection) {
+            int i = meta.columnIndex(name);
+            if (i < 0) {
+                throw new IllegalArgumentException("no such column in segment [column=" + name + ", path=" + path + "]");
+            }
+            want[i] = true;
+        }
+        for (int i = 0; i < want.length; i++) {
+            if (want[i]) {
+                idx.add(i);
+            }
+        }
+        return idx;
+    }
+
+    /** Visits the row groups meeting {@code [from, to]} in time order of storage (first to last). */
+    public void scan(BufferAllocator allocator, List<String> projection, long from, long to, Visitor visitor) {
+        for (int rg : rowGroupsOverlapping(from, to)) {
+            try (VectorSchemaRoot root = readRowGroup(allocator, rg, projection)) {
+                if (!visitor.visit(rg, root)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Like {@link #scan} but last row group first — the newest rows of a series are at the end of its stretch. */
+    public void scanReverse(BufferAllocator allocator, List<String> projection, long from, long to, Visitor visitor) {
+        int[] groups = rowGroupsOverlapping(from, to);
+        for (int k = groups.length - 1; k >= 0; k--) {
+            try (VectorSchemaRoot root = readRowGroup(allocator, groups[k], projection)) {
+                if (!visitor.visit(groups[k], root)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Decodes the projected columns ({@code null} = all) of row group {@code rowGroup}. The caller
+     * owns and closes the result.
+     */
+    public VectorSchemaRoot readRowGroup(BufferAllocator allocator, int rowGroup, List<String> projection) {
+        checkOpen();
+        SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
+        List<Integer> cols = project(projection);
+        List<FieldVector> vectors = new ArrayList<>(cols.size());
+        Decoder d = new Decoder();
+        boolean ok = false;
+        try {
+            for (int c : cols) {
+                SegmentMeta.Column column = meta.columns().get(c);
+                FieldVector v = SegmentArrow.field(column).createVector(allocator);
+                vectors.add(v);
+                d.load(column, g.blocks().get(c), v);
+            }
+            VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+            root.setRowCount(g.rowCount());
+            ok = true;
+            return root;
+        } finally {
+            if (!ok) {
+                vectors.forEach(FieldVector::close);
+            }
+        }
+    }
+
+    /**
+     * Reads and decodes every block of every row group without producing vectors: the deep check of
+     * {@code chronix-tool segment verify}.
+     */
+    public void verifyBlocks() {
+        checkOpen();
+        Decoder d = new Decoder();
+        for (SegmentMeta.RowGroup g : meta.rowGroups()) {
+            for (int c = 0; c < meta.columns().size(); c++) {
+                d.decodeOnly(meta.columns().get(c), g.blocks().get(c));
+            }
+        }
+    }
+
+    /** The series keys, decoded from the tag blocks at each series' first row. */
+    public SeriesIndex seriesIndex() {
+        checkOpen();
+        List<SegmentMeta.Column> tags = meta.tagsInSortOrder();
+        List<String> names = tags.stream().map(SegmentMeta.Column::name).toList();
+        List<SegmentMeta.Series> series = meta.series();
+        List<String[]> values = new ArrayList<>(series.size());
+        for (int s = 0; s < series.size(); s++) {
+            values.add(new String[tags.size()]);
+        }
+        Decoder d = new Decoder();
+        int s = 0;
+        for (SegmentMeta.RowGroup g : meta.rowGroups()) {
+            long end = g.firstRow() + g.rowCount();
+            int first = s;
+            while (s < series.size() && series.get(s).firstRow() < end) {
+                s++;
+            }
+            if (first == s) {
+                continue;
+            }
+            for (int t = 0; t < tags.size(); t++) {
+                int c = meta.columnIndex(names.get(t));
+                String[] decoded = d.strings(meta.columns().get(c), g.blocks().get(c));
+                for (int k = first; k < s; k++) {
+                    values.get(k)[t] = decoded[(int) (series.get(k).firstRow() - g.firstRow())];
+                }
+            }
+        }
+        List<SeriesIndex.Key> keys = new ArrayList<>(series.size());
+        for (int k = 0; k < series.size(); k++) {
+            SegmentMeta.Series x = series.get(k);
+            keys.add(new SeriesIndex.Key(Arrays.asList(values.get(k)), x.firstRow(), x.rowCount(), x.minTime(), x.maxTime()));
+        }
+        return new SeriesIndex(meta.crc(), meta.measurement(), names, keys);
+    }
+
+    private void checkOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("segment reader closed [path=" + path + "]");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                file.close();
+            } catch (IOException e) {
+                throw new SegmentIoException("close", path, e);
+            }
+        }
+    }
+
+    // ---- block decoding; one Decoder per call keeps reads thread-safe ----
+
+    private final class Decoder {
+        private byte[] stored = new byte[0];
+        private byte[] plain = new byte[0];
+        private byte[] validity = new byte[0];
+        private long[] longs = new long[0];
+        private double[] doubles = new double[0];
+        private final Dictionary.Decoded dict = new Dictionary.Decoded();
+        private byte[] payload;
+        private int payloadLength;
+        private boolean hasValidity;
+
+        /** Reads, checks and decompresses a block into {@code payload[0, payloadLength)} (+PAD). */
+        private void fetch(SegmentMeta.Block b) {
+            int len = b.storedLength();
+            if (stored.length < len + Encodings.PAD) {
+                stored = new byte[len + Encodings.PAD];
+            }
+            readFully(path, file, b.offset(), ByteBuffer.wrap(stored, 0, len));
+            Arrays.fill(stored, len, len + Encodings.PAD, (byte) 0);
+            CRC32C crc = new CRC32C();
+            crc.update(stored, 0, len);
+            if ((int) crc.getValue() != b.blockCrc()) {
+                throw new CorruptFileException(path, b.offset(), "block checksum mismatch");
+            }
+            if (b.compression() == SegmentFormat.COMPRESSION_NONE) {
+                payload = stored;
+                payloadLength = len;
+            } else {
+                int expected = b.uncompressedLength();
+                if (plain.length < expected + Encodings.PAD) {
+                    plain = new byte[expected + Encodings.PAD];
+                }
+                try {
+                    BlockCompression.decompress(b.compression(), stored, 0, len, plain, expected, dictionary);
+                } catch (EncodingException e) {
+                    throw new CorruptFileException(path, b.offset(), e.getMessage());
+                }
+                Arrays.fill(plain, expected, expected + Encodings.PAD, (byte) 0);
+                payload = plain;
+                payloadLength = expected;
+            }
+            hasValidity = b.validityLength() > 0;
+            if (hasValidity) {
+                if (validity.length < b.validityLength()) {
+                    validity = new byte[b.validityLength()];
+                }
+                readFully(path, file, b.validityOffset(), ByteBuffer.wrap(validity, 0, b.validityLength()));
+            }
+        }
+
+        void load(SegmentMeta.Column column, SegmentMeta.Block b, FieldVector v) {
+            fetch(b);
+            int n = b.valueCount();
+            try {
+                decodeInto(column, b, v, n);
+            } catch (EncodingException e) {
+                throw new CorruptFileException(path, b.offset(), e.getMessage());
+            } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
+                throw new CorruptFileException(path, b.offset(), "undecodable block: " + e);
+            }
+        }
+
+        void decodeOnly(SegmentMeta.Column column, SegmentMeta.Block b) {
+            fetch(b);
+            try {
+                decodeValues(column, b, b.valueCount());
+            } catch (EncodingException e) {
+                throw new CorruptFileException(path, b.offset(), e.getMessage());
+            } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
+                throw new CorruptFileException(path, b.offset(), "undecodable block: " + e);
+            }
+        }
+
+        String[] strings(SegmentMeta.Column column, SegmentMeta.Block b) {
+            fetch(b);
+            int n = b.valueCount();
+            try {
+                endCheck(dict.decode(payload, 0, payloadLength, n), b);
+            } catch (EncodingException e) {
+                throw new CorruptFileException(path, b.offset(), e.getMessage());
+            }
+            String[] entries = new String[dict.size];
+            for (int i = 0; i < dict.size; i++) {
+                entries[i] = dict.entry(payload, i);
+            }
+            String[] out = new String[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = present(i) ? entries[dict.codes[i]] : null;
+            }
+            return out;
+        }
+
+        private boolean present(int i) {
+            return !hasValidity || (validity[i >>> 3] & (1 << (i & 7))) != 0;
+        }
+
+        private void endCheck(int end, SegmentMeta.Block b) {
+            if (end != payloadLength) {
+                throw new EncodingException("block has " + (payloadLength - end) + " bytes after its values");
+            }
+        }
+
+        /** Decodes into the scratch arrays; returns nothing, validates everything. */
+        private void decodeValues(SegmentMeta.Column column, SegmentMeta.Block b, int n) {
+            switch (b.encoding()) {
+                case Encodings.DELTA_OF_DELTA -> {
+                    growLongs(n);
+                    endCheck(DeltaOfDelta.decode(payload, 0, payloadLength, longs, n), b);
+                }
+                case Encodings.DELTA_ZIGZAG -> {
+                    growLongs(n);
+                    endCheck(DeltaZigzag.decode(payload, 0, payloadLength, longs, 0, n), b);
+                }
+                case Encodings.GORILLA -> {
+                    growDoubles(n);
+                    endCheck(Gorilla.decode(payload, 0, payloadLength, doubles, n), b);
+                }
+                case Encodings.ALP -> {
+                    growDoubles(n);
+                    growLongs(n);
+                    endCheck(Alp.decode(payload, 0, payloadLength, doubles, n, longs), b);
+                }
+                case Encodings.DICTIONARY -> endCheck(dict.decode(payload, 0, payloadLength, n), b);
+                case Encodings.BITS -> {
+                    if (payloadLength != BooleanBits.bytesFor(n)) {
+                        throw new EncodingException("boolean block has " + payloadLength + " bytes for " + n + " values");
+                    }
+                }
+                default -> throw new EncodingException("unknown encoding " + b.encoding());
+            }
+        }
+
+        private void decodeInto(SegmentMeta.Column column, SegmentMeta.Block b, FieldVector v, int n) {
+            decodeValues(column, b, n);
+            switch (b.encoding()) {
+                case Encodings.DELTA_OF_DELTA, Encodings.DELTA_ZIGZAG -> {
+                    BaseFixedWidthVector fv = (BaseFixedWidthVector) v;
+                    fv.allocateNew(n);
+                    ArrowBuf data = fv.getDataBuffer();
+                    data.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs, 0, n);
+                    setValidity(fv.getValidityBuffer(), n);
+                    fv.setValueCount(n);
+                }
+                case Encodings.GORILLA, Encodings.ALP -> {
+                    BaseFixedWidthVector fv = (BaseFixedWidthVector) v;
+                    fv.allocateNew(n);
+                    fv.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(doubles, 0, n);
+                    setValidity(fv.getValidityBuffer(), n);
+                    fv.setValueCount(n);
+                }
+                case Encodings.BITS -> {
+                    BitVector bv = (BitVector) v;
+                    bv.allocateNew(n);
+                    bv.getDataBuffer().setBytes(0, payload, 0, BooleanBits.bytesFor(n));
+                    setValidity(bv.getValidityBuffer(), n);
+                    bv.setValueCount(n);
+                }
+                case Encodings.DICTIONARY -> {
+                    VarCharVector sv = (VarCharVector) v;
+                    long total = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (present(i)) {
+                            total += dict.entryLength[dict.codes[i]];
+                        }
+                    }
+                    if (total > Integer.MAX_VALUE) {
+                        throw new EncodingException("strings of one block exceed 2 GiB");
+                    }
+                    sv.allocateNew(Math.max(1, total), n);
+                    for (int i = 0; i < n; i++) {
+                        if (present(i)) {
+                            int code = dict.codes[i];
+                            sv.set(i, payload, dict.entryOffset[code], dict.entryLength[code]);
+                        }
+                    }
+                    sv.setValueCount(n);
+                }
+                default -> throw new EncodingException("unknown encoding " + b.encoding());
+            }
+        }
+
+        private void setValidity(ArrowBuf buf, int n) {
+            int bytes = BooleanBits.bytesFor(n);
+            if (hasValidity) {
+                buf.setBytes(0, validity, 0, bytes);
+            } else {
+                buf.setOne(0, bytes);
+            }
+        }
+
+        private void growLongs(int n) {
+            if (longs.length < n) {
+                longs = new long[n];
+            }
+        }
+
+        private void growDoubles(int n) {
+            if (doubles.length < n) {
+                doubles = new double[n];
+            }
+        }
+    }
+
+    // ---- metadata parsing: every read bounds-checked, every value validated ----
+
+    private static final class MetadataParser {
+        private final Path path;
+        private final byte[] m;
+        private final ByteBuffer b;
+        private final long base;
+        byte[] dictionary = new byte[0];
+
+        MetadataParser(Path path, byte[] metadata, long base) {
+            this.path = path;
+            this.m = metadata;
+            this.b = ByteBuffer.wrap(metadata).order(ByteOrder.LITTLE_ENDIAN);
+            this.base = base;
+        }
+
+        private CorruptFileException corrupt(String reason) {
+            return new CorruptFileException(path, base + b.position(), reason);
+        }
+
+        private void need(int bytes, String what) {
+            if (bytes < 0 || b.remaining() < bytes) {
+                throw corrupt(what + " runs past the end of the metadata");
+            }
+        }
+
+        private int u8(String what) {
+            need(1, what);
+            return Byte.toUnsignedInt(b.get());
+        }
+
+        private int u32(String what) {
+            need(4, what);
+            return b.getInt();
+        }
+
+        private long i64(String what) {
+            need(8, what);
+            return b.getLong();
+        }
+
+        private String name(String what) {
+            need(2, what);
+            int len = Short.toUnsignedInt(b.getShort());
+            need(len, what);
+            String s = new String(m, b.position(), len, StandardCharsets.UTF_8);
+            b.position(b.position() + len);
+            return s;
+        }
+
+        private int count(String what, long max) {
+            int at = b.position();
+            long n = Integer.toUnsignedLong(u32(what));
+            if (n > max) {
+                throw new CorruptFileException(path, base + at, what + " impossible [count=" + n + "]");
+            }
+            return (int) n;
+        }
+
+        SegmentMeta parse(SegmentMeta.Header h, int footerRowGroups, long fileSize, int crc) {
+            String measurement = name("measurement");
+            if (measurement.isEmpty()) {
+                throw corrupt("empty measurement name");
+            }
+            int columnCount = count("column count", b.remaining() / (5 + SegmentFormat.COLUMN_STATS_SIZE));
+            if (columnCount < 1 || columnCount != h.columnCount()) {
+                throw corrupt("column count disagrees with the header [metadata=" + columnCount + ", header=" + h.columnCount() + "]");
+            }
+            List<SegmentMeta.Column> columns = new ArrayList<>(columnCount);
+            int tagCount = 0;
+            for (int i = 0; i < columnCount; i++) {
+                columns.add(column(i));
+                if (columns.get(i).role() == SegmentMeta.Role.TAG) {
+                    tagCount++;
+                }
+            }
+            checkColumnOrder(columns, tagCount);
+            int rgCount = count("row group count", footerRowGroups);
+            if (rgCount != footerRowGroups) {
+                throw corrupt("row group count disagrees with the footer");
+            }
+            long dataEnd = base; // the metadata starts where the data region ends
+            List<SegmentMeta.RowGroup> groups = new ArrayList<>(rgCount);
+            long rows = 0;
+            long minTime = Long.MAX_VALUE;
+            long maxTime = Long.MIN_VALUE;
+            for (int g = 0; g < rgCount; g++) {
+                need(SegmentFormat.ROW_GROUP_META_SIZE + columnCount * SegmentFormat.BLOCK_META_SIZE, "row group");
+                int at = b.position();
+                long firstRow = b.getLong();
+                int rowCount = b.getInt();
+                long min = b.getLong();
+                long max = b.getLong();
+                if (firstRow != rows || rowCount <= 0 || min > max) {
+                    throw new CorruptFileException(path, base + at, "bad row group [index=" + g + ", firstRow=" + firstRow
+                            + ", rowCount=" + rowCount + "]");
+                }
+                List<SegmentMeta.Block> blocks = new ArrayList<>(columnCount);
+                for (int c = 0; c < columnCount; c++) {
+                    blocks.add(block(columns.get(c), rowCount, dataEnd));
+                }
+                groups.add(new SegmentMeta.RowGroup(firstRow, rowCount, min, max, blocks));
+                rows += rowCount;
+                minTime = Math.min(minTime, min);
+                maxTime = Math.max(maxTime, max);
+            }
+            if (rows != h.rowCount() || rows == 0 || minTime != h.minTime() || maxTime != h.maxTime()) {
+                throw new CorruptFileException(path, SegmentFormat.ROW_COUNT_OFFSET, "row groups disagree with the header [rows="
+                        + rows + ", header rows=" + h.rowCount() + "]");
+            }
+            int seriesCount = count("series count", b.remaining() / SegmentFormat.SERIES_ENTRY_SIZE);
+            if (seriesCount != h.seriesCount() || seriesCount == 0) {
+                throw corrupt("series count disagrees with the header");
+            }
+            List<SegmentMeta.Series> series = new ArrayList<>(seriesCount);
+            long next = 0;
+            for (int s = 0; s < seriesCount; s++) {
+                int at = b.position();
+                long firstRow = b.getLong();
+                int rowCount = b.getInt();
+                long min = b.getLong();
+                long max = b.getLong();
+                if (firstRow != next || rowCount <= 0 || min > max) {
+                    throw new CorruptFileException(path, base + at, "bad series entry [index=" + s + "]");
+                }
+                next += rowCount;
+                series.add(new SegmentMeta.Series(firstRow, rowCount, min, max));
+            }
+            if (next != rows) {
+                throw corrupt("series cover " + next + " rows, segment has " + rows);
+            }
+            int dictLen = count("zstd dictionary length", b.remaining());
+            dictionary = Arrays.copyOfRange(m, b.position(), b.position() + dictLen);
+            b.position(b.position() + dictLen);
+            if (b.hasRemaining()) {
+                throw corrupt("metadata has " + b.remaining() + " bytes after its end");
+            }
+            return new SegmentMeta(h, measurement, columns, groups, series, fileSize, crc);
+        }
+
+        private SegmentMeta.Column column(int index) {
+            int at = b.position();
+            int role = u8("column role");
+            int type = u8("column type");
+            int rank = u8("column sort rank");
+            String name = name("column name");
+            need(SegmentFormat.COLUMN_STATS_SIZE, "column statistics");
+            int flags = Byte.toUnsignedInt(b.get());
+            ColumnStats.Kind kind = ColumnStats.Kind.ofCode(Byte.toUnsignedInt(b.get()));
+            b.getShort();
+            long min = b.getLong();
+            long max = b.getLong();
+            long nulls = b.getLong();
+            long values = b.getLong();
+            double sum = Double.longBitsToDouble(b.getLong());
+            long sumHigh = b.getLong();
+            long sumLow = b.getLong();
+            long distinct = b.getLong();
+            long nans = Integer.toUnsignedLong(b.getInt());
+            b.getInt();
+            SegmentMeta.Role r = switch (role) {
+                case SegmentFormat.ROLE_TIME -> SegmentMeta.Role.TIME;
+                case SegmentFormat.ROLE_TAG -> SegmentMeta.Role.TAG;
+                case SegmentFormat.ROLE_FIELD -> SegmentMeta.Role.FIELD;
+                default -> throw new CorruptFileException(path, base + at, "unknown column role " + role);
+            };
+            FieldType ft = null;
+            if (r == SegmentMeta.Role.FIELD) {
+                ft = FieldType.ofCode(type);
+                if (ft == null) {
+                    throw new CorruptFileException(path, base + at + 1, "unknown field type " + type);
+                }
+            } else if (type != SegmentFormat.TYPE_NONE) {
+                throw new CorruptFileException(path, base + at + 1, "time or tag column with a field type");
+            }
+            if (kind == null || nulls < 0 || values < 0 || distinct < 0) {
+                throw new CorruptFileException(path, base + at, "bad column statistics [column=" + name + "]");
+            }
+            int sortRank = r == SegmentMeta.Role.TAG ? rank : -1;
+            if (r != SegmentMeta.Role.TAG && rank != SegmentFormat.NO_SORT_RANK) {
+                throw new CorruptFileException(path, base + at + 2, "sort rank on a column that is not a tag");
+            }
+            ColumnStats stats = new ColumnStats(kind, (flags & ColumnStats.FLAG_HAS_MIN_MAX) != 0, min, max, nulls, values,
+                    sum, sumHigh, sumLow, distinct, (flags & ColumnStats.FLAG_DISTINCT_EXACT) != 0, nans);
+            return new SegmentMeta.Column(name, r, ft, sortRank, stats);
+        }
+
+        private void checkColumnOrder(List<SegmentMeta.Column> columns, int tagCount) {
+            if (columns.getFirst().role() != SegmentMeta.Role.TIME || !columns.getFirst().name().equals(SegmentColumns.TIME)) {
+                throw corrupt("first column is not time");
+            }
+            boolean[] ranks = new boolean[tagCount];
+            for (int i = 1; i < columns.size(); i++) {
+                SegmentMeta.Column prev = columns.get(i - 1);
+                SegmentMeta.Column c = columns.get(i);
+                boolean ordered = c.role() != SegmentMeta.Role.TIME && (c.role().ordinal() > prev.role().ordinal()
+                        || (c.role() == prev.role() && c.name().compareTo(prev.name()) > 0));
+                if (!ordered) {
+                    throw corrupt("columns not in canonical order [column=" + c.name() + "]");
+                }
+                if (c.role() == SegmentMeta.Role.TAG) {
+                    if (c.sortRank() >= tagCount || ranks[c.sortRank()]) {
+                        throw corrupt("bad tag sort rank [column=" + c.name() + "]");
+                    }
+                    ranks[c.sortRank()] = true;
+                }
+            }
+        }
+
+        private SegmentMeta.Block block(SegmentMeta.Column column, int rowCount, long dataEnd) {
+            int at = b.position();
+            long offset = b.getLong();
+            long stored = Integer.toUnsignedLong(b.getInt());
+            long uncompressed = Integer.toUnsignedLong(b.getInt());
+            long validityOffset = b.getLong();
+            long validityLength = Integer.toUnsignedLong(b.getInt());
+            int valueCount = b.getInt();
+            int nullCount = b.getInt();
+            int encoding = Byte.toUnsignedInt(b.get());
+            int compression = Byte.toUnsignedInt(b.get());
+            int crc = b.getInt();
+            String why = null;
+            if (offset < SegmentFormat.HEADER_SIZE || offset > dataEnd || stored > dataEnd - offset) {
+                why = "block outside the data region";
+            } else if (valueCount != rowCount || nullCount < 0 || nullCount > valueCount) {
+                why = "block counts disagree with the row group";
+            } else if ((nullCount > 0) != (validityLength > 0)
+                    || (validityLength > 0 && validityLength != BooleanBits.bytesFor(valueCount))) {
+                why = "validity bitmap length disagrees with the null count";
+            } else if (validityLength > 0 && (validityOffset < SegmentFormat.HEADER_SIZE || validityOffset > dataEnd
+                    || validityLength > dataEnd - validityOffset)) {
+                why = "validity bitmap outside the data region";
+            } else if (compression > SegmentFormat.COMPRESSION_ZSTD_DICT) {
+                why = "unknown compression " + compression;
+            } else if (compression == SegmentFormat.COMPRESSION_NONE ? uncompressed != stored
+                    : uncompressed > SegmentFormat.MAX_UNCOMPRESSED_SIZE) {
+                why = "bad uncompressed length " + uncompressed;
+            } else if (!encodingFits(column, encoding)) {
+                why = "encoding " + Encodings.name(encoding) + " does not fit column " + column.name();
+            } else if (column.role() == SegmentMeta.Role.TIME && nullCount != 0) {
+                why = "time column with nulls";
+            }
+            if (why != null) {
+                throw new CorruptFileException(path, base + at, why);
+            }
+            return new SegmentMeta.Block(offset, (int) stored, (int) uncompressed, validityOffset, (int) validityLength,
+                    valueCount, nullCount, encoding, compression, crc);
+        }
+
+        private static boolean encodingFits(SegmentMeta.Column c, int encoding) {
+            return switch (c.role()) {
+                case TIME -> encoding == Encodings.DELTA_OF_DELTA;
+                case TAG -> encoding == Encodings.DICTIONARY;
+                case FIELD -> switch (c.type()) {
+                    case FLOAT -> encoding == Encodings.GORILLA || encoding == Encodings.ALP;
+                    case INTEGER, UNSIGNED -> encoding == Encodings.DELTA_ZIGZAG;
+                    case BOOLEAN -> encoding == Encodings.BITS;
+                    case STRING -> encoding == Encodings.DICTIONARY;
+                };
+            };
+        }
+    }
+}

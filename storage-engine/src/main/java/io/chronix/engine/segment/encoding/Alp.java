@@ -1,0 +1,135 @@
+package io.chronix.engine.segment.encoding;
+
+/**
+ * Floats that are decimals in disguise (a sensor's {@code 23.5}, a price, a whole number stored as
+ * float), by ALP (Afroozeh, Kuffó, Boncz, "ALP: Adaptive Lossless floating-Point Compression",
+ * SIGMOD 2024): find exponents {@code e ≥ f} such that {@code n = round(v · 10^e · 10^-f)} gives back
+ * {@code v} bit for bit as {@code n · 10^f · 10^-e}; store the integers (here by {@link DeltaZigzag})
+ * and the values that do not round-trip (NaN, ±Inf, -0.0, full-precision noise) as exceptions.
+ *
+ * <pre>
+ * block := e u8 | f u8 | exceptions u32 LE | DeltaZigzag(n integers) | DeltaZigzag(exception positions) | exception value i64 LE*
+ * </pre>
+ * An exception's integer slot repeats the previous integer so it costs no delta bits. The choice of
+ * {@code (e, f)} is made on a sample of the block, as the paper's first level; each value is then
+ * verified exactly, so the choice can only cost size, never correctness.
+ */
+public final class Alp {
+
+    static final int MAX_EXPONENT = 18;
+    private static final double[] F10 = new double[MAX_EXPONENT + 1];
+    private static final double[] IF10 = new double[MAX_EXPONENT + 1];
+    private static final int SAMPLE = 64;
+
+    static {
+        for (int i = 0; i <= MAX_EXPONENT; i++) {
+            F10[i] = Double.parseDouble("1e" + i);
+            IF10[i] = Double.parseDouble("1e-" + i);
+        }
+    }
+
+    private Alp() {
+    }
+
+    /**
+     * Encodes the block if at most a quarter of it are exceptions.
+     *
+     * @param ints scratch of at least {@code count} longs; {@code positions} at least {@code count}
+     * @return false (and nothing written) when ALP does not suit this block
+     */
+    public static boolean encode(double[] values, int from, int count, BlockBuffer out, long[] ints, long[] positions,
+                                 long[] scratch, int[] histogram) {
+        if (count == 0) {
+            return false;
+        }
+        int bestE = 0;
+        int bestF = 0;
+        int bestMiss = Integer.MAX_VALUE;
+        int step = Math.max(1, count / SAMPLE);
+        for (int e = 0; e <= MAX_EXPONENT; e++) {
+            for (int f = 0; f <= e; f++) {
+                int miss = 0;
+                for (int i = 0; i < count && miss < bestMiss; i += step) {
+                    if (!roundTrips(values[from + i], e, f)) {
+                        miss++;
+                    }
+                }
+                // fewer misses wins; on a tie the smaller e - f (smaller integers)
+                if (miss < bestMiss || (miss == bestMiss && e - f < bestE - bestF)) {
+                    bestMiss = miss;
+                    bestE = e;
+                    bestF = f;
+                }
+            }
+        }
+        int exceptions = 0;
+        long prev = 0;
+        double mul = F10[bestE] * IF10[bestF];
+        for (int i = 0; i < count; i++) {
+            double v = values[from + i];
+            long n = Math.round(v * mul);
+            if (Double.doubleToRawLongBits((double) n * F10[bestF] * IF10[bestE]) == Double.doubleToRawLongBits(v)) {
+                ints[i] = n;
+                prev = n;
+            } else {
+                ints[i] = prev;
+                positions[exceptions++] = i;
+            }
+        }
+        if (exceptions > count / 4) {
+            return false;
+        }
+        out.putByte(bestE);
+        out.putByte(bestF);
+        out.putInt(exceptions);
+        DeltaZigzag.encode(ints, 0, count, out, scratch, histogram);
+        DeltaZigzag.encode(positions, 0, exceptions, out, scratch, histogram);
+        for (int k = 0; k < exceptions; k++) {
+            out.putLong(Double.doubleToRawLongBits(values[from + (int) positions[k]]));
+        }
+        return true;
+    }
+
+    private static boolean roundTrips(double v, int e, int f) {
+        long n = Math.round(v * F10[e] * IF10[f]);
+        return Double.doubleToRawLongBits((double) n * F10[f] * IF10[e]) == Double.doubleToRawLongBits(v);
+    }
+
+    /**
+     * Decodes {@code count} values; {@code ints} is scratch of at least {@code count} longs.
+     *
+     * @return the position after the data
+     */
+    public static int decode(byte[] src, int pos, int end, double[] out, int count, long[] ints) {
+        if (count == 0) {
+            return pos;
+        }
+        Encodings.need(pos, 6, end, "alp header");
+        int e = src[pos] & 0xFF;
+        int f = src[pos + 1] & 0xFF;
+        int exceptions = Encodings.getInt(src, pos + 2);
+        pos += 6;
+        if (e > MAX_EXPONENT || f > e || exceptions < 0 || exceptions > count) {
+            throw new EncodingException("bad alp header [e=" + e + ", f=" + f + ", exceptions=" + exceptions + "]");
+        }
+        pos = DeltaZigzag.decode(src, pos, end, ints, 0, count);
+        double a = F10[f];
+        double b = IF10[e];
+        for (int i = 0; i < count; i++) {
+            out[i] = (double) ints[i] * a * b;
+        }
+        if (exceptions > 0) {
+            pos = DeltaZigzag.decode(src, pos, end, ints, 0, exceptions);
+            Encodings.need(pos, exceptions * 8, end, "alp exceptions");
+            for (int k = 0; k < exceptions; k++) {
+                long p = ints[k];
+                if (p < 0 || p >= count) {
+                    throw new EncodingException("alp exception position out of range [position=" + p + "]");
+                }
+                out[(int) p] = Double.longBitsToDouble(Encodings.getLong(src, pos));
+                pos += 8;
+            }
+        }
+        return pos;
+    }
+}
