@@ -24,7 +24,7 @@ import org.springframework.security.web.authentication.SimpleUrlAuthenticationFa
  * {@code email}, {@code password}, {@code _csrf}), a server-side session (id changed at login),
  * CSRF on every state-changing request, logout at {@code POST /console/logout}. Failed logins are
  * throttled per account and per address ({@link LoginThrottle}); a throttled attempt is answered
- * 429 with {@code Retry-After}. Everything under {@code /console/} except the login page needs a
+ * 429 with {@code Retry-After}. A session ends when its user does ({@link ConsoleSessionCheck}). Everything under {@code /console/} except the login page needs a
  * session.
  */
 @Configuration(proxyBeanMethods = false)
@@ -65,6 +65,7 @@ class ConsoleSecurityConfiguration {
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.IF_REQUIRED)
                         .sessionFixation(f -> f.changeSessionId()))
                 .httpBasic(b -> b.disable())
+                .addFilterBefore(new ConsoleSessionCheck(users), AuthorizationFilter.class)
                 .addFilterBefore(new TenantMdcFilter(), AuthorizationFilter.class);
         return http.build();
     }

@@ -48,6 +48,33 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                         "is not a valid " + (ex.getRequiredType() == null ? "value" : ex.getRequiredType().getSimpleName().toLowerCase(java.util.Locale.ROOT))))));
     }
 
+    /**
+     * Spring MVC's other errors (no such route, method not allowed, unsupported media type, missing
+     * parameter…) keep the base class's body and get a stable {@code errorId} and {@code type} from
+     * their status, so every answer of the service carries one.
+     */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+                                                             HttpStatusCode statusCode, WebRequest request) {
+        ResponseEntity<Object> answer = super.handleExceptionInternal(ex, body, headers, statusCode, request);
+        if (answer != null && answer.getBody() instanceof ProblemDetail p
+                && (p.getProperties() == null || !p.getProperties().containsKey("errorId"))) {
+            String errorId = switch (statusCode.value()) {
+                case 400 -> "bad-request";
+                case 404 -> "not-found";
+                case 405 -> "method-not-allowed";
+                case 406 -> "not-acceptable";
+                case 413 -> "payload-too-large";
+                case 415 -> "unsupported-media-type";
+                case 503 -> "unavailable";
+                default -> "http-" + statusCode.value();
+            };
+            p.setType(java.net.URI.create(Problems.TYPE_PREFIX + errorId));
+            p.setProperty("errorId", errorId);
+        }
+        return answer;
+    }
+
     @ExceptionHandler(Exception.class)
     ProblemDetail unexpected(Exception e) {
         log.error("unexpected error", e);

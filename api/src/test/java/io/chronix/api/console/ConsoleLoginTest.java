@@ -89,6 +89,19 @@ class ConsoleLoginTest {
     }
 
     @Test
+    void aSessionEndsWhenItsTenantIsDeleted() {
+        String email = tenantWithUser();
+        TestHttp browser = new TestHttp(port, true);
+        assertThat(login(browser, csrf(browser), email, "a good password").status()).isEqualTo(302);
+        Answer session = browser.get("/console/session", null);
+        assertThat(session.status()).isEqualTo(200);
+        String tenantId = session.json().get("tenant").get("id").asString();
+        assertThat(new TestHttp(port).delete("/api/v1/tenants/" + tenantId, OPERATOR).status()).isEqualTo(204);
+        assertThat(browser.get("/console/session", null).status()).isEqualTo(302);
+        assertThat(login(browser, csrf(browser), email, "a good password").header("Location")).endsWith("/console/login?error");
+    }
+
+    @Test
     void loginWithoutCsrfIsRefused() {
         String email = tenantWithUser();
         TestHttp browser = new TestHttp(port, true);

@@ -410,6 +410,16 @@ class TenancyEndpointsTest {
     }
 
     @Test
+    void frameworkErrorsCarryAnErrorIdToo() {
+        NewTenant t = tenant();
+        assertProblem(http.send("PUT", "/api/v1/namespaces", t.token(), "{}"), 405, "method-not-allowed");
+        assertProblem(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(http.base() + "/api/v1/namespaces"))
+                .header("Authorization", "Bearer " + t.token()).header("Content-Type", "text/plain")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("name=x")).build()), 415, "unsupported-media-type");
+        assertProblem(http.get("/api/v1/no-such-endpoint", t.token()), 404, "not-found");
+    }
+
+    @Test
     void theOpenApiDescriptionHasEveryTenancyEndpoint() {
         String docs = http.get("/v3/api-docs", null).body();
         assertThat(docs).contains("/api/v1/tenants", "/api/v1/tenants/{id}", "/api/v1/tenants/{id}/quotas", "/api/v1/namespaces",

@@ -96,6 +96,30 @@ class NamespaceServiceTest extends DatabaseTest {
     }
 
     @Test
+    void concurrentCreationNeverExceedsMaxNamespaces() throws Exception {
+        java.util.List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+            for (int i = 0; i < 8; i++) {
+                String name = "race" + i;
+                results.add(pool.submit(() -> {
+                    try {
+                        namespaces.create(a, name, null, null);
+                        return true;
+                    } catch (LimitExceededException e) {
+                        return false;
+                    }
+                }));
+            }
+        }
+        long created = 0;
+        for (var f : results) {
+            created += f.get() ? 1 : 0;
+        }
+        assertThat(created).isEqualTo(3);
+        assertThat(namespaces.list(a, Page.FIRST)).hasSize(3);
+    }
+
+    @Test
     void coldAfterMustNotExceedRetention() {
         assertThatThrownBy(() -> namespaces.create(a, "c", Duration.ofDays(1), Duration.ofDays(2)))
                 .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors().getFirst().field()).isEqualTo("coldAfter"));
