@@ -1,0 +1,839 @@
+package io.chronix.engine;
+
+import io.chronix.engine.cache.MetadataCache;
+import io.chronix.engine.catalog.Catalog;
+import io.chronix.engine.catalog.CatalogFormat;
+import io.chronix.engine.catalog.SegmentEntry;
+import io.chronix.engine.catalog.SegmentStatistics;
+import io.chronix.engine.catalog.SegmentStore;
+import io.chronix.engine.codec.EncodeBuffer;
+import io.chronix.engine.codec.WalCodec;
+import io.chronix.engine.codec.WalEntry;
+import io.chronix.engine.error.EngineClosedException;
+import io.chronix.engine.error.FlushFailedException;
+import io.chronix.engine.error.StorageIoException;
+import io.chronix.engine.io.DirectoryLock;
+import io.chronix.engine.io.FileIO;
+import io.chronix.engine.maintenance.MaintenanceScheduler;
+import io.chronix.engine.memtable.FlushController;
+import io.chronix.engine.memtable.LastValue;
+import io.chronix.engine.memtable.LastValues;
+import io.chronix.engine.memtable.Memtable;
+import io.chronix.engine.memtable.SeriesRef;
+import io.chronix.engine.memtable.SeriesRegistry;
+import io.chronix.engine.model.FieldType;
+import io.chronix.engine.model.PointBatch;
+import io.chronix.engine.read.LastPoint;
+import io.chronix.engine.read.RowMerger;
+import io.chronix.engine.read.ScanRequest;
+import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.TagPredicate;
+import io.chronix.engine.schema.Column;
+import io.chronix.engine.schema.MeasurementSchema;
+import io.chronix.engine.schema.SchemaRegistry;
+import io.chronix.engine.segment.SegmentColumns;
+import io.chronix.engine.segment.SegmentFile;
+import io.chronix.engine.shard.ShardRouter;
+import io.chronix.engine.shard.ShardWindow;
+import io.chronix.engine.wal.FsyncPolicy;
+import io.chronix.engine.wal.WalConfig;
+import io.chronix.engine.wal.WalMetrics;
+import io.chronix.engine.wal.WalRecordType;
+import io.chronix.engine.wal.WalWriter;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+
+/**
+ * The embedded engine of one namespace directory. See the module README, "Engine API".
+ *
+ * <h2>Ownership</h2>
+ * {@code Chronix} → {@link ShardRouter} → per shard a {@link FlushController} (active and frozen
+ * {@link Memtable}) ; {@link MetadataCache} → segments through a {@link SegmentStore}; {@link
+ * Catalog}; {@link WalWriter}; {@link SchemaRegistry}; {@link SeriesRegistry} (whose series carry
+ * the last-value cache). Recovery is {@link #open}'s job, in the order described there.
+ *
+ * <h2>Write path</h2>
+ * {@link #write}: validate the whole batch (schema, shard window) → under the write gate (shared)
+ * register new fields and log them (WAL {@code Schema}), append the batch to the WAL and wait for
+ * it to be durable (group commit) → insert into the shard memtables → update the last-value cache
+ * → return. A batch refused by validation leaves no trace.
+ *
+ * <h2>Write gate</h2>
+ * A read–write lock: writers hold it shared from WAL append to memtable insert; freezing and the
+ * WAL-truncation decision hold it exclusively. So when a memtable freezes at WAL sequence S, every
+ * record up to S that routes to its shard is in it (or an older memtable) and none after S is —
+ * which is what lets a segment's {@code walSequence} mean "replay may skip up to here".
+ *
+ * <h2>Flush</h2>
+ * Runs on the shared {@link MaintenanceScheduler} (or in {@link #flush()}), one at a time per
+ * engine: freeze → per shard, write one segment per measurement (split by the target size), then
+ * record all of the shard's segments in one catalog record → drop the frozen memtable → once every
+ * shard succeeded, persist schema declarations to the catalog and truncate the WAL below the
+ * oldest sequence still only in memory. A failed shard keeps its frozen memtable and the WAL; the
+ * flush is retried with back-off.
+ *
+ * <p>Threading: every public method is thread-safe.
+ */
+public final class Chronix implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Chronix.class.getName());
+    private static final int SCAN_BATCH_ROWS = 64 * 1024;
+
+    private final Path dir;
+    private final EngineConfig config;
+    private final FileIO io;
+    private final DirectoryLock lock;
+    private final Catalog catalog;
+    private final SegmentStore store;
+    private final SchemaRegistry schema = new SchemaRegistry();
+    private final SeriesRegistry series = new SeriesRegistry();
+    private final MetadataCache metadata = new MetadataCache();
+    private final ShardRouter router;
+    private final WalMetrics walMetrics = new WalMetrics();
+    private final WalWriter wal;
+    private final MaintenanceScheduler.Task flushTask;
+    private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+    private final ReentrantLock flushLock = new ReentrantLock();
+    private final ThreadLocal<EncodeBuffer> encodeBuffers = ThreadLocal.withInitial(() -> new EncodeBuffer(64 * 1024));
+    private volatile boolean closed;
+    private volatile Consumer<String> testHook = point -> { };
+    private volatile RuntimeException lastFlushFailure;
+    private volatile int flushFailuresInARow;
+
+    /** Points of the open's replay, for tests and the log. */
+    private long replayedPoints;
+    private long skippedPoints;
+
+    private Chronix(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
+        this.dir = dir;
+        this.config = config;
+        this.io = config.io();
+        try {
+            io.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StorageIoException("create namespace directory", dir, -1, e);
+        }
+        this.lock = DirectoryLock.acquire(dir);
+        Catalog cat = null;
+        WalWriter w = null;
+        try {
+            DataDirectory.checkVersion(io, dir);
+            DataDirectory.emptyTmp(io, dir);
+            cat = Catalog.open(io, dir);
+            if (cat.settings() == null) {
+                cat.writeSettings(new CatalogFormat.Settings(config.shardDuration().toNanos()));
+            }
+            this.catalog = cat;
+            long shardNanos = cat.settings().shardDurationNanos();
+            if (shardNanos != config.shardDuration().toNanos()) {
+                LOG.log(Level.INFO, "namespace keeps its recorded shard duration: dir={0} recorded={1} configured={2}", dir,
+                        Duration.ofNanos(shardNanos), config.shardDuration());
+            }
+            this.router = new ShardRouter(shardNanos, config.oooToleranceShards(), config.futureTolerance().toNanos());
+            this.store = config.segments().create(io, dir.resolve(DataDirectory.SEGMENTS), dir.resolve(DataDirectory.TMP));
+            for (var d : cat.declarations()) {
+                if (d.type() == null) {
+                    schema.declareTag(d.measurement(), d.column());
+                } else {
+                    schema.declareField(d.measurement(), d.column(), d.type());
+                }
+            }
+            schema.markPersisted(schema.unpersisted().size());
+            List<SegmentEntry> segments = cat.segments();
+            metadata.load(segments);
+            Map<Long, Map<String, Long>> floors = new HashMap<>();
+            for (SegmentEntry e : segments) {
+                floors.computeIfAbsent(e.shard(), k -> new HashMap<>()).merge(e.measurement(), e.walSequence(), Math::max);
+                router.observe(e.maxTime());
+            }
+            deleteOrphans(segments);
+            WalConfig walConfig = WalConfig.defaults(dir.resolve(DataDirectory.WAL)).withFsyncPolicy(config.fsyncPolicy())
+                    .withFsyncInterval(config.fsyncInterval()).withMaxFileSize(config.walMaxFileSize()).withIo(io);
+            w = WalWriter.open(walConfig, walMetrics, 0, record -> replay(record.sequence(), record.type(),
+                    WalCodec.decode(record.payload()), floors));
+            this.wal = w;
+            if (config.fsyncPolicy() == FsyncPolicy.PERIODIC) {
+                w.startPeriodicSync(scheduler.executor());
+            }
+        } catch (RuntimeException e) {
+            if (w != null) {
+                w.close();
+            }
+            if (cat != null) {
+                cat.close();
+            }
+            lock.close();
+            throw e;
+        }
+        this.flushTask = scheduler.task("flush " + dir, this::backgroundFlush);
+        if (replayedPoints > 0 || skippedPoints > 0) {
+            LOG.log(Level.INFO, "WAL replayed: dir={0} points={1} skippedAsInSegments={2}", dir, replayedPoints, skippedPoints);
+        }
+        if (overThreshold()) {
+            flushTask.request();
+        }
+    }
+
+    /**
+     * Opens the namespace in {@code dir}, creating it if new.
+     *
+     * <p>Recovery, in order: take {@code LOCK}; check {@code VERSION}; empty {@code tmp/}; replay
+     * the catalog (segments, schema, settings — no segment file is opened); delete segment files
+     * the catalog does not know (a flush that crashed before its catalog record); replay the WAL,
+     * skipping each point that a sealed segment of its shard and measurement already holds.
+     *
+     * @param scheduler the process's shared maintenance scheduler; the engine submits work to it
+     *     and owns no thread
+     * @throws io.chronix.engine.error.DirectoryLockedException if another engine has the directory
+     * @throws io.chronix.engine.error.UnsupportedFormatVersionException naming both versions
+     */
+    public static Chronix open(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
+        return new Chronix(dir, config, scheduler);
+    }
+
+    private void deleteOrphans(List<SegmentEntry> segments) {
+        Set<String> known = new HashSet<>();
+        for (SegmentEntry e : segments) {
+            SegmentFile f = SegmentFile.parse(e.file());
+            known.add(f.relativeName());
+            known.add(f.shardDirectory() + "/" + f.sidecarFileName());
+        }
+        for (Path shardDir : DataDirectory.shardDirectories(dir)) {
+            try {
+                for (Path p : io.list(shardDir)) {
+                    String rel = shardDir.getFileName() + "/" + p.getFileName();
+                    if (!known.contains(rel)) {
+                        LOG.log(Level.WARNING, "deleting segment file the catalog does not hold: {0}", p);
+                        io.delete(p);
+                    }
+                }
+            } catch (IOException e) {
+                throw new StorageIoException("delete orphan segments", shardDir, -1, e);
+            }
+        }
+    }
+
+    private void replay(long sequence, WalRecordType type, WalEntry entry, Map<Long, Map<String, Long>> floors) {
+        switch (entry) {
+            case WalEntry.Schema s -> {
+                for (WalEntry.FieldDeclaration d : s.fields()) {
+                    schema.declareField(d.measurement(), d.field(), d.type());
+                }
+            }
+            case WalEntry.Points p -> {
+                schema.declareTags(p.points());
+                insert(p.points(), sequence, floors);
+            }
+            case WalEntry.Tombstone t -> LOG.log(Level.WARNING, "WAL tombstone ignored (deletes are not implemented yet): seq={0}", sequence);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ writes
+
+    /**
+     * Writes {@code batch} and returns once it is durable under the configured fsync policy.
+     *
+     * @return the batch's WAL sequence
+     * @throws io.chronix.engine.error.FieldTypeConflictException naming measurement, field, stored
+     *     and offered type; nothing of the batch is written
+     * @throws io.chronix.engine.error.ColumnConflictException for a tag and a field of one name, or a column named {@code time}
+     * @throws io.chronix.engine.error.ShardOutOfRangeException naming the accepted window; nothing is written
+     * @throws io.chronix.engine.error.WalPoisonedException if the WAL cannot make it durable
+     */
+    public long write(PointBatch batch) {
+        if (batch.size() == 0) {
+            throw new IllegalArgumentException("empty batch");
+        }
+        ensureOpen();
+        SchemaRegistry.Plan plan = schema.validate(batch);
+        long newest = Long.MIN_VALUE;
+        for (int p = 0; p < batch.size(); p++) {
+            newest = Math.max(newest, batch.timestamp(p));
+        }
+        ShardWindow window = router.window(newest, nowNanos());
+        for (int p = 0; p < batch.size(); p++) {
+            router.check(batch.timestamp(p), window);
+        }
+        long seq;
+        gate.readLock().lock();
+        try {
+            ensureOpen();
+            List<WalEntry.FieldDeclaration> added = schema.commit(plan);
+            EncodeBuffer buf = encodeBuffers.get();
+            if (!added.isEmpty()) {
+                wal.append(WalRecordType.SCHEMA, WalCodec.encode(new WalEntry.Schema(added), buf).view());
+            }
+            WalCodec.encodePoints(batch, buf);
+            seq = wal.appendDurable(batch.size() == 1 ? WalRecordType.DATA : WalRecordType.BATCH, buf.view());
+            insert(batch, seq, null);
+        } finally {
+            gate.readLock().unlock();
+        }
+        if (overThreshold()) {
+            flushTask.request();
+        }
+        return seq;
+    }
+
+    /** Routes and inserts a batch; with {@code floors} (replay) skips points a segment already holds. */
+    private void insert(PointBatch batch, long seq, Map<Long, Map<String, Long>> floors) {
+        int n = batch.size();
+        SeriesRef[] refs = new SeriesRef[n];
+        int[] ordinalStart = new int[n];
+        int[] ordinals = new int[batch.totalFields()];
+        long[] shards = new long[n];
+        boolean oneShard = true;
+        int f0 = 0;
+        long newest = Long.MIN_VALUE;
+        for (int p = 0; p < n; p++) {
+            refs[p] = series.resolve(batch, p);
+            ordinalStart[p] = f0;
+            String m = batch.measurement(p);
+            for (int f = 0; f < batch.fieldCount(p); f++) {
+                ordinals[f0++] = schema.field(m, batch.fieldName(p, f)).ordinal();
+            }
+            long t = batch.timestamp(p);
+            shards[p] = router.shardOf(t);
+            oneShard &= shards[p] == shards[0];
+            newest = Math.max(newest, t);
+        }
+        int[] idx = new int[n];
+        int count = 0;
+        if (oneShard && floors == null) {
+            for (int p = 0; p < n; p++) {
+                idx[p] = p;
+            }
+            router.controller(shards[0]).active().insertBatch(batch, idx, 0, n, refs, ordinals, ordinalStart, seq);
+            count = n;
+        } else {
+            // group by shard: a handful of shards per batch at most
+            TreeMap<Long, List<Integer>> groups = new TreeMap<>();
+            for (int p = 0; p < n; p++) {
+                if (floors != null) {
+                    Map<String, Long> f = floors.get(shards[p]);
+                    Long floor = f == null ? null : f.get(batch.measurement(p));
+                    if (floor != null && seq <= floor) {
+                        skippedPoints++;
+                        continue;
+                    }
+                }
+                groups.computeIfAbsent(shards[p], k -> new ArrayList<>()).add(p);
+            }
+            for (Map.Entry<Long, List<Integer>> g : groups.entrySet()) {
+                int from = count;
+                for (int p : g.getValue()) {
+                    idx[count++] = p;
+                }
+                router.controller(g.getKey()).active().insertBatch(batch, idx, from, count, refs, ordinals, ordinalStart, seq);
+            }
+            if (floors != null) {
+                replayedPoints += count;
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            int p = idx[i];
+            LastValueAccess.offer(refs[p].lastValue(), batch.timestamp(p), batch, p, ordinals, ordinalStart[p]);
+        }
+        if (count > 0) {
+            router.observe(newest);
+        }
+    }
+
+    private boolean overThreshold() {
+        for (FlushController c : router.shards()) {
+            if (c.active().estimatedBytes() >= config.flushThresholdBytes()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long nowNanos() {
+        Instant now = config.clock().instant();
+        try {
+            return Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000_000L), now.getNano());
+        } catch (ArithmeticException e) {
+            return now.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ reads
+
+    /** Measurement names, sorted. */
+    public List<String> measurements() {
+        ensureOpen();
+        return schema.measurements();
+    }
+
+    /** A measurement's columns in canonical order: {@code time}, tags by name, fields by name. */
+    public Optional<MeasurementSchema> schema(String measurement) {
+        ensureOpen();
+        return schema.schema(measurement);
+    }
+
+    /**
+     * Reads rows of one measurement: active and frozen memtables merged with segments, last write
+     * wins field by field, NULL for absent tags and fields.
+     *
+     * @param allocator where the result's vectors live; the caller closes the result
+     * @throws IllegalArgumentException for a column the measurement does not have
+     */
+    public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
+        ensureOpen();
+        Optional<MeasurementSchema> found = schema.schema(request.measurement());
+        if (found.isEmpty()) {
+            for (String c : request.columns()) {
+                if (!c.equals(Column.TIME)) {
+                    throw new IllegalArgumentException("unknown column [measurement=" + request.measurement() + ", column=" + c + "]");
+                }
+            }
+            List<Column> timeOnly = List.of(Column.time());
+            return new ScanResult(MeasurementSchema.toArrow(timeOnly), List.of());
+        }
+        MeasurementSchema ms = found.get();
+        List<Column> output = new ArrayList<>();
+        if (request.columns().isEmpty()) {
+            output.addAll(ms.columns());
+        } else {
+            Set<String> asked = new HashSet<>(request.columns());
+            for (String c : asked) {
+                if (ms.column(c).isEmpty()) {
+                    throw new IllegalArgumentException("unknown column [measurement=" + request.measurement() + ", column=" + c + "]");
+                }
+            }
+            for (Column c : ms.columns()) {
+                if (asked.contains(c.name())) {
+                    output.add(c);
+                }
+            }
+        }
+        List<Column> wantedFields = output.stream().filter(c -> c.kind() == Column.Kind.FIELD).toList();
+        RowMerger merger = new RowMerger(ms, wantedFields, request.tags());
+        long from = request.from();
+        long to = request.to();
+
+        // snapshot order matters: active before frozen (a freeze moves active to frozen), frozen
+        // before segments (a flush publishes segments, then drops frozen)
+        List<FlushController> controllers = router.shards();
+        List<Memtable> actives = new ArrayList<>();
+        List<Memtable> frozens = new ArrayList<>();
+        for (FlushController c : controllers) {
+            actives.add(c.active());
+        }
+        for (FlushController c : controllers) {
+            Memtable f = c.frozen();
+            if (f != null) {
+                frozens.add(f);
+            }
+        }
+        List<SegmentEntry> segments = metadata.candidates(request.measurement(), from, to, request.tags());
+
+        List<String> segmentColumns = new ArrayList<>();
+        segmentColumns.add(Column.TIME);
+        for (Column c : ms.tags()) {
+            segmentColumns.add(c.name());
+        }
+        for (Column c : wantedFields) {
+            segmentColumns.add(c.name());
+        }
+        for (SegmentEntry e : segments) {
+            List<String> present = new ArrayList<>();
+            for (String c : segmentColumns) {
+                if (c.equals(Column.TIME) || e.column(c) != null) {
+                    present.add(c);
+                }
+            }
+            store.read(SegmentFile.parse(e.file()), present, from, to, allocator, root -> merger.addArrow(root, from, to));
+        }
+        int fieldCount = schema.fieldCount(request.measurement());
+        int[] ordinalToField = new int[fieldCount];
+        for (int o = 0; o < fieldCount; o++) {
+            ordinalToField[o] = merger.fieldIndex(schema.fieldByOrdinal(request.measurement(), o).name());
+        }
+        SeriesRef[] candidates = series.seriesOf(request.measurement());
+        for (List<Memtable> tier : List.of(frozens, actives)) {
+            for (Memtable m : tier) {
+                if (m.isEmpty() || m.maxTime() < from || m.minTime() > to) {
+                    continue;
+                }
+                for (SeriesRef s : candidates) {
+                    if (m.contains(s)) {
+                        merger.addMemtable(m, s, from, to, ordinalToField);
+                    }
+                }
+            }
+        }
+        List<VectorSchemaRoot> batches = merger.finish(output, allocator, SCAN_BATCH_ROWS);
+        return new ScanResult(MeasurementSchema.toArrow(output), batches);
+    }
+
+    /**
+     * The newest point of one series — its timestamp and every field it holds there — or empty if
+     * the series has none. Answered from the last-value cache when no segment can hold anything
+     * newer; otherwise by a scan.
+     *
+     * @param tags the series' complete tag set
+     */
+    public Optional<LastPoint> lastValue(String measurement, Map<String, String> tags, BufferAllocator allocator) {
+        ensureOpen();
+        Optional<MeasurementSchema> found = schema.schema(measurement);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        TreeMap<String, String> sorted = new TreeMap<>(tags);
+        String[] keys = sorted.keySet().toArray(String[]::new);
+        String[] values = sorted.values().toArray(String[]::new);
+        SeriesRef ref = series.find(measurement, keys, values);
+        LastValue.Snapshot snap = ref == null ? null : ref.lastValue().snapshot();
+        List<TagPredicate> predicates = new ArrayList<>();
+        for (Column c : found.get().tags()) {
+            String v = sorted.get(c.name());
+            predicates.add(v == null ? new TagPredicate.IsNull(c.name()) : new TagPredicate.Eq(c.name(), v));
+        }
+        for (String k : keys) {
+            if (found.get().column(k).isEmpty()) {
+                return Optional.empty(); // a tag the measurement never had: no such series
+            }
+        }
+        long from = snap == null ? Long.MIN_VALUE : snap.timestamp();
+        if (snap != null && metadata.candidates(measurement, from, Long.MAX_VALUE, predicates).isEmpty()) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            for (int o = 0; o < snap.has().length; o++) {
+                if (snap.has()[o]) {
+                    SchemaRegistry.FieldInfo fi = schema.fieldByOrdinal(measurement, o);
+                    fields.put(fi.name(), LastValueAccess.value(fi.type(), snap.bits()[o], snap.strings()[o]));
+                }
+            }
+            return Optional.of(new LastPoint(snap.timestamp(), fields));
+        }
+        ScanRequest req = new ScanRequest(measurement, List.of(), from, Long.MAX_VALUE, predicates);
+        try (ScanResult r = scan(req, allocator)) {
+            VectorSchemaRoot last = null;
+            for (VectorSchemaRoot b : r.batches()) {
+                if (b.getRowCount() > 0) {
+                    last = b;
+                }
+            }
+            if (last == null) {
+                return Optional.empty();
+            }
+            int row = last.getRowCount() - 1;
+            long ts = ((TimeStampVector) last.getVector(Column.TIME)).get(row);
+            Map<String, Object> fields = new LinkedHashMap<>();
+            for (Column c : found.get().fields()) {
+                FieldVector v = last.getVector(c.name());
+                if (v != null && !v.isNull(row)) {
+                    fields.put(c.name(), switch (c.type()) {
+                        case FLOAT -> ((Float8Vector) v).get(row);
+                        case INTEGER -> ((BigIntVector) v).get(row);
+                        case UNSIGNED -> ((UInt8Vector) v).get(row);
+                        case BOOLEAN -> ((BitVector) v).get(row) != 0;
+                        case STRING -> new String(((VarCharVector) v).get(row), java.nio.charset.StandardCharsets.UTF_8);
+                    });
+                }
+            }
+            return Optional.of(new LastPoint(ts, fields));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ flush
+
+    /**
+     * Freezes every non-empty active memtable, writes them as segments and truncates the WAL;
+     * returns when done. Runs at most one flush per engine at a time (waits for a background one).
+     *
+     * @throws FlushFailedException if a shard could not be flushed; nothing is lost (its frozen
+     *     memtable and the WAL are kept) and a retry is scheduled
+     */
+    public void flush() {
+        ensureOpen();
+        flushLock.lock();
+        try {
+            ensureOpen();
+            runFlush(true);
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    private void backgroundFlush() {
+        if (closed || !flushLock.tryLock()) {
+            if (!closed) {
+                flushTask.request(Duration.ofMillis(50));
+            }
+            return;
+        }
+        try {
+            if (!closed) {
+                runFlush(false);
+            }
+        } catch (RuntimeException e) {
+            // logged and retried by runFlush's bookkeeping
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    private void runFlush(boolean force) {
+        assert flushLock.isHeldByCurrentThread();
+        gate.writeLock().lock();
+        try {
+            long seq = wal.lastSequence();
+            for (FlushController c : router.shards()) {
+                if (force || c.active().estimatedBytes() >= config.flushThresholdBytes()) {
+                    c.freeze(seq);
+                }
+            }
+        } finally {
+            gate.writeLock().unlock();
+        }
+        RuntimeException failure = null;
+        for (FlushController c : router.shards()) {
+            Memtable frozen = c.frozen();
+            if (frozen == null) {
+                continue;
+            }
+            try {
+                flushShard(c, frozen);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "flush of shard " + c.shard() + " failed; its memtable and the WAL are kept", e);
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+        }
+        if (failure != null) {
+            lastFlushFailure = failure;
+            int n = ++flushFailuresInARow;
+            flushTask.request(Duration.ofMillis(Math.min(30_000, 100L << Math.min(n, 8))));
+            throw failure instanceof FlushFailedException ffe ? ffe : new FlushFailedException(-1, "", failure);
+        }
+        flushFailuresInARow = 0;
+        truncateWal();
+    }
+
+    private void flushShard(FlushController c, Memtable frozen) {
+        Map<String, List<SegmentColumns>> chunks;
+        try {
+            chunks = MemtableFlush.columns(frozen, schema, config.targetSegmentSizeBytes());
+        } catch (RuntimeException e) {
+            throw new FlushFailedException(c.shard(), "", e);
+        }
+        int total = chunks.values().stream().mapToInt(List::size).sum();
+        long id = catalog.reserveIds(total);
+        long nanos = Math.max(0, nowNanos());
+        List<SegmentEntry> entries = new ArrayList<>(total);
+        List<SegmentFile> written = new ArrayList<>(total);
+        for (Map.Entry<String, List<SegmentColumns>> m : chunks.entrySet()) {
+            for (SegmentColumns cols : m.getValue()) {
+                SegmentFile file = SegmentFile.of(c.shard(), nanos, id);
+                try {
+                    long size = store.write(file, cols, frozen.frozenAtSequence());
+                    written.add(file);
+                    long[] t = cols.time();
+                    long min = Long.MAX_VALUE;
+                    long max = Long.MIN_VALUE;
+                    int seriesCount = 0;
+                    for (int i = 0; i < cols.rowCount(); i++) {
+                        min = Math.min(min, t[i]);
+                        max = Math.max(max, t[i]);
+                        if (i == 0 || differentSeries(cols, i - 1, i)) {
+                            seriesCount++;
+                        }
+                    }
+                    entries.add(new SegmentEntry(id, file.relativeName(), c.shard(), m.getKey(), min, max, cols.rowCount(),
+                            seriesCount, size, frozen.frozenAtSequence(), SegmentStatistics.of(cols)));
+                    id++;
+                    testHook.accept("segment-written");
+                } catch (RuntimeException e) {
+                    throw new FlushFailedException(c.shard(), m.getKey(), e);
+                }
+            }
+        }
+        testHook.accept("before-catalog-commit");
+        try {
+            catalog.addSegments(entries);
+        } catch (RuntimeException e) {
+            for (SegmentFile f : written) {
+                try {
+                    store.delete(f);
+                } catch (RuntimeException ignored) {
+                    // an orphan; the next open deletes it
+                }
+            }
+            throw new FlushFailedException(c.shard(), "", e);
+        }
+        metadata.add(entries);
+        c.flushed(frozen);
+        testHook.accept("after-catalog-commit");
+    }
+
+    private static boolean differentSeries(SegmentColumns cols, int a, int b) {
+        for (SegmentColumns.TagColumn t : cols.tags()) {
+            String x = t.values()[a];
+            String y = t.values()[b];
+            if (x == null ? y != null : !x.equals(y)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void truncateWal() {
+        long floor;
+        List<SchemaRegistry.CatalogDeclaration> decls;
+        gate.writeLock().lock();
+        try {
+            long oldestInMemory = Long.MAX_VALUE;
+            for (FlushController c : router.shards()) {
+                oldestInMemory = Math.min(oldestInMemory, c.active().minSequence());
+                Memtable f = c.frozen();
+                if (f != null) {
+                    oldestInMemory = Math.min(oldestInMemory, f.minSequence());
+                }
+                router.retire(c);
+            }
+            floor = oldestInMemory == Long.MAX_VALUE ? wal.lastSequence() : oldestInMemory - 1;
+            decls = schema.unpersisted();
+        } finally {
+            gate.writeLock().unlock();
+        }
+        catalog.addDeclarations(decls);
+        schema.markPersisted(decls.size());
+        testHook.accept("before-wal-truncate");
+        wal.truncateBefore(floor);
+        testHook.accept("after-wal-truncate");
+    }
+
+    // ------------------------------------------------------------------------------------ lifecycle
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new EngineClosedException(dir);
+        }
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public EngineConfig config() {
+        return config;
+    }
+
+    public WalMetrics walMetrics() {
+        return walMetrics;
+    }
+
+    /** The last flush failure, if the latest flush failed. */
+    public Optional<RuntimeException> lastFlushFailure() {
+        return flushFailuresInARow == 0 ? Optional.empty() : Optional.ofNullable(lastFlushFailure);
+    }
+
+    /** Live segments, from the metadata cache. */
+    public int segmentCount() {
+        return metadata.all().size();
+    }
+
+    /** Points held in memtables (active and frozen). */
+    public long memtablePoints() {
+        long n = 0;
+        for (FlushController c : router.shards()) {
+            n += c.active().pointCount();
+            Memtable f = c.frozen();
+            n += f == null ? 0 : f.pointCount();
+        }
+        return n;
+    }
+
+    /** Points the open's WAL replay inserted, and skipped because a segment held them. */
+    long[] replayCounts() {
+        return new long[] {replayedPoints, skippedPoints};
+    }
+
+    /** Test hook at named points of a flush ("segment-written", "before-catalog-commit", "after-catalog-commit", "before-wal-truncate", "after-wal-truncate"). */
+    void testHook(Consumer<String> hook) {
+        this.testHook = hook;
+    }
+
+    /**
+     * Closes the engine without flushing: memtables are dropped and rebuilt from the WAL at the next
+     * open, so close and reopen are cheap. Waits for a running flush. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        flushTask.cancel();
+        flushLock.lock();
+        try {
+            gate.writeLock().lock();
+            try {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+            } finally {
+                gate.writeLock().unlock();
+            }
+            wal.close();
+            catalog.close();
+            lock.close();
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    /** Simulates a process crash for tests: releases everything without any further write. */
+    void crashForTest() {
+        closed = true;
+        flushTask.cancel();
+        flushLock.lock(); // a background flush that is running finishes (or crashes at its hook) first
+        flushLock.unlock();
+        wal.close(); // a crashed process' written bytes are in the kernel: the close's sync changes nothing a test can see
+        catalog.close();
+        lock.close();
+    }
+
+    /** Bridges to the package-private last-value updates of the memtable package. */
+    private static final class LastValueAccess {
+        static void offer(LastValue lv, long ts, PointBatch batch, int point, int[] ordinals, int base) {
+            LastValues.offer(lv, ts, batch, point, ordinals, base);
+        }
+
+        static Object value(FieldType type, long bits, String s) {
+            return switch (type) {
+                case FLOAT -> Double.longBitsToDouble(bits);
+                case INTEGER, UNSIGNED -> bits;
+                case BOOLEAN -> bits != 0;
+                case STRING -> s;
+            };
+        }
+    }
+}

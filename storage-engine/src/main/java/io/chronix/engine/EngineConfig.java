@@ -1,0 +1,126 @@
+package io.chronix.engine;
+
+import io.chronix.engine.catalog.ArrowIpcSegmentStore;
+import io.chronix.engine.catalog.SegmentStore;
+import io.chronix.engine.io.FileIO;
+import io.chronix.engine.io.NioFileIO;
+import io.chronix.engine.wal.FsyncPolicy;
+import io.chronix.engine.wal.WalConfig;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of one engine (one namespace). A plain record: the service maps its validated
+ * configuration properties onto it; no Spring type crosses into the engine.
+ *
+ * @param fsyncPolicy when the WAL forces writes to the device; {@code PER_BATCH} (group commit,
+ *     fsync before the acknowledgement) is the service default
+ * @param fsyncInterval the background sync period under {@code PERIODIC}
+ * @param shardDuration width of a time shard; fixed when the namespace is created (the catalog
+ *     records it, and a later open uses the recorded width whatever this says)
+ * @param oooToleranceShards how many shards behind the newest data a write may still land in
+ * @param futureTolerance how far ahead of {@link #clock()} a timestamp may be
+ * @param flushThresholdBytes a shard's active memtable is frozen and flushed once its estimated
+ *     size reaches this
+ * @param targetSegmentSizeBytes a flush splits a measurement's rows into segments of about this
+ *     many uncompressed bytes (so files come out smaller)
+ * @param walMaxFileSize WAL file rotation size
+ * @param clock wall-clock time: the future tolerance, segment names
+ * @param io the file I/O seam
+ * @param segments how segment files are written and read (see {@link SegmentStores})
+ */
+public record EngineConfig(FsyncPolicy fsyncPolicy, Duration fsyncInterval, Duration shardDuration, int oooToleranceShards,
+        Duration futureTolerance, long flushThresholdBytes, long targetSegmentSizeBytes, long walMaxFileSize, Clock clock, FileIO io,
+        SegmentStores segments) {
+
+    public static final Duration DEFAULT_SHARD_DURATION = Duration.ofHours(1);
+    public static final int DEFAULT_OOO_TOLERANCE_SHARDS = 2;
+    public static final Duration DEFAULT_FUTURE_TOLERANCE = Duration.ofHours(1);
+    public static final long DEFAULT_FLUSH_THRESHOLD = 64L * 1024 * 1024;
+    public static final long DEFAULT_TARGET_SEGMENT_SIZE = 256L * 1024 * 1024;
+
+    /** Creates the segment store of an engine. */
+    @FunctionalInterface
+    public interface SegmentStores {
+        SegmentStore create(FileIO io, Path segmentsDir, Path tmpDir);
+    }
+
+    public EngineConfig {
+        Objects.requireNonNull(fsyncPolicy, "fsyncPolicy");
+        Objects.requireNonNull(fsyncInterval, "fsyncInterval");
+        Objects.requireNonNull(shardDuration, "shardDuration");
+        Objects.requireNonNull(futureTolerance, "futureTolerance");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(io, "io");
+        Objects.requireNonNull(segments, "segments");
+        if (shardDuration.isNegative() || shardDuration.isZero()) {
+            throw new IllegalArgumentException("shardDuration must be positive: " + shardDuration);
+        }
+        if (oooToleranceShards < 0 || futureTolerance.isNegative()) {
+            throw new IllegalArgumentException("tolerances must not be negative");
+        }
+        if (flushThresholdBytes <= 0 || targetSegmentSizeBytes <= 0) {
+            throw new IllegalArgumentException("flushThresholdBytes and targetSegmentSizeBytes must be positive");
+        }
+    }
+
+    /** Group commit, 1 h shards, 2 shards out-of-order, 1 h future, 64 MiB flush threshold, 256 MiB segments, real files. */
+    public static EngineConfig defaults() {
+        return new EngineConfig(FsyncPolicy.PER_BATCH, WalConfig.DEFAULT_FSYNC_INTERVAL, DEFAULT_SHARD_DURATION,
+                DEFAULT_OOO_TOLERANCE_SHARDS, DEFAULT_FUTURE_TOLERANCE, DEFAULT_FLUSH_THRESHOLD, DEFAULT_TARGET_SEGMENT_SIZE,
+                WalConfig.DEFAULT_MAX_FILE_SIZE, Clock.systemUTC(), NioFileIO.INSTANCE, ArrowIpcSegmentStore::new);
+    }
+
+    public EngineConfig withFsyncPolicy(FsyncPolicy p) {
+        return new EngineConfig(p, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+    }
+
+    public EngineConfig withShardDuration(Duration d) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, d, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+    }
+
+    public EngineConfig withOooToleranceShards(int n) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, n, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+    }
+
+    public EngineConfig withFutureTolerance(Duration d) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, d, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+    }
+
+    public EngineConfig withFlushThresholdBytes(long n) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, n,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+    }
+
+    public EngineConfig withTargetSegmentSizeBytes(long n) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                n, walMaxFileSize, clock, io, segments);
+    }
+
+    public EngineConfig withWalMaxFileSize(long n) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, n, clock, io, segments);
+    }
+
+    public EngineConfig withClock(Clock c) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, c, io, segments);
+    }
+
+    public EngineConfig withIo(FileIO f) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, f, segments);
+    }
+
+    public EngineConfig withSegments(SegmentStores s) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, s);
+    }
+}

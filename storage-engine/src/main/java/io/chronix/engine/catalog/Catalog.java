@@ -1,0 +1,302 @@
+package io.chronix.engine.catalog;
+
+import io.chronix.engine.error.CorruptFileException;
+import io.chronix.engine.error.UnsupportedFormatVersionException;
+import io.chronix.engine.error.StorageIoException;
+import io.chronix.engine.io.FileIO;
+import io.chronix.engine.schema.SchemaRegistry.CatalogDeclaration;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * The catalog of one namespace: reader at open, writer afterwards (seed 001 "catalog manifest";
+ * format {@code docs/format/catalog.md}, constants {@link CatalogFormat}).
+ *
+ * <p>Every append is one framed record written whole and fsynced before the call returns: a flush's
+ * segments are one {@code ADD_SEGMENTS} record, so they become part of the namespace together or
+ * not at all. A crash mid-append leaves a torn last record, which open cuts off (logged at WARN);
+ * damage anywhere before the last record is a {@link CorruptFileException} naming file and offset.
+ * A failed write is rolled back to the record's first byte; a failed fsync poisons the catalog
+ * (every later append fails) until the namespace is reopened, for the reason the WAL gives.
+ *
+ * <p>The live state (settings, segments, schema declarations) is rebuilt from the records in file
+ * order. There is no checkpoint rewrite yet: the file grows by one record per flush (and, later,
+ * per compaction); a rewrite through {@code tmp/} + rename is the planned bound.
+ *
+ * <p>Threading: thread-safe; appends and state reads take this object's monitor.
+ */
+public final class Catalog implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Catalog.class.getName());
+
+    private final FileIO io;
+    private final Path file;
+    private FileIO.WritableFile out;
+    private long position;
+    private IOException poison;
+    private CatalogFormat.Settings settings;
+    private final Map<String, SegmentEntry> segments = new LinkedHashMap<>();
+    private final List<CatalogDeclaration> declarations = new ArrayList<>();
+    private long nextSegmentId = 1;
+    private final CRC32C crc = new CRC32C();
+
+    private Catalog(FileIO io, Path file) {
+        this.io = io;
+        this.file = file;
+    }
+
+    /**
+     * Opens (creating if absent) the catalog in {@code namespaceDir/catalog/} and replays it.
+     *
+     * @throws CorruptFileException for damage before the last record, or a foreign magic
+     * @throws UnsupportedFormatVersionException for another catalog version
+     */
+    public static Catalog open(FileIO io, Path namespaceDir) {
+        Path dir = namespaceDir.resolve(CatalogFormat.DIRECTORY);
+        Path file = dir.resolve(CatalogFormat.FILE_NAME);
+        Catalog c = new Catalog(io, file);
+        try {
+            io.createDirectories(dir);
+            if (io.exists(file) && io.size(file) >= CatalogFormat.HEADER_SIZE) {
+                c.replay();
+                c.out = io.openAppend(file);
+                c.position = c.out.position();
+            } else {
+                if (io.exists(file)) {
+                    // a crash while creating it: nothing was ever recorded in it
+                    LOG.log(Level.WARNING, "catalog header torn, recreating: file={0}", file);
+                    io.delete(file);
+                }
+                c.out = io.create(file);
+                ByteBuffer h = ByteBuffer.allocate(CatalogFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+                h.put(CatalogFormat.MAGIC).putShort((short) CatalogFormat.VERSION).flip();
+                writeFully(c.out, h);
+                c.out.sync();
+                io.syncDirectory(dir);
+                c.position = CatalogFormat.HEADER_SIZE;
+            }
+        } catch (IOException e) {
+            throw new StorageIoException("open catalog", file, -1, e);
+        }
+        return c;
+    }
+
+    private void replay() throws IOException {
+        byte[] all;
+        try (FileIO.ReadableFile in = io.openRead(file)) {
+            long size = in.size();
+            if (size > Integer.MAX_VALUE) {
+                throw new CorruptFileException(file, 0, "catalog larger than 2 GiB");
+            }
+            all = new byte[(int) size];
+            ByteBuffer dst = ByteBuffer.wrap(all);
+            while (dst.hasRemaining()) {
+                if (in.read(dst, dst.position()) < 0) {
+                    break;
+                }
+            }
+        }
+        ByteBuffer b = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
+        if (!Arrays.equals(Arrays.copyOfRange(all, 0, 4), CatalogFormat.MAGIC)) {
+            throw new CorruptFileException(file, CatalogFormat.MAGIC_OFFSET, "not a catalog (bad magic)");
+        }
+        int version = b.getShort(CatalogFormat.VERSION_OFFSET) & 0xFFFF;
+        if (version != CatalogFormat.VERSION) {
+            throw new UnsupportedFormatVersionException(file, "catalog", version, CatalogFormat.VERSION);
+        }
+        long pos = CatalogFormat.HEADER_SIZE;
+        while (pos < all.length) {
+            long remaining = all.length - pos;
+            if (remaining < CatalogFormat.FRAME_OVERHEAD) {
+                cutTail(pos, "torn record header");
+                return;
+            }
+            int storedCrc = b.getInt((int) pos + CatalogFormat.CRC_OFFSET);
+            int length = b.getInt((int) pos + CatalogFormat.LENGTH_OFFSET);
+            if (b.getInt((int) pos + CatalogFormat.LENGTH_CHECK_OFFSET) != ~length) {
+                throw new CorruptFileException(file, pos, "record length and its complement disagree");
+            }
+            byte type = b.get((int) pos + CatalogFormat.TYPE_OFFSET);
+            if (length < 0 || length > CatalogFormat.MAX_BODY) {
+                throw new CorruptFileException(file, pos, "record length " + Integer.toUnsignedString(length) + " impossible");
+            }
+            long end = pos + CatalogFormat.FRAME_OVERHEAD + length;
+            if (end > all.length) {
+                cutTail(pos, "torn record body");
+                return;
+            }
+            CRC32C check = new CRC32C();
+            check.update(all, (int) pos + CatalogFormat.LENGTH_OFFSET, CatalogFormat.FRAME_OVERHEAD - CatalogFormat.LENGTH_OFFSET + length);
+            if ((int) check.getValue() != storedCrc) {
+                if (end == all.length) {
+                    cutTail(pos, "checksum mismatch in the last record");
+                    return;
+                }
+                throw new CorruptFileException(file, pos, "record checksum mismatch");
+            }
+            ByteBuffer body = ByteBuffer.wrap(all, (int) pos + CatalogFormat.FRAME_OVERHEAD, length).slice();
+            try {
+                apply(type, body);
+            } catch (CatalogFormat.BadBody e) {
+                throw new CorruptFileException(file, pos, "record body: " + e.getMessage());
+            }
+            pos = end;
+        }
+    }
+
+    private void apply(byte type, ByteBuffer body) throws CatalogFormat.BadBody {
+        switch (type) {
+            case CatalogFormat.TYPE_SETTINGS -> settings = CatalogFormat.decodeSettings(body);
+            case CatalogFormat.TYPE_ADD_SEGMENTS -> {
+                for (SegmentEntry e : CatalogFormat.decodeAdd(body)) {
+                    segments.put(e.file(), e);
+                    nextSegmentId = Math.max(nextSegmentId, e.id() + 1);
+                }
+            }
+            case CatalogFormat.TYPE_REMOVE_SEGMENTS -> {
+                for (String f : CatalogFormat.decodeRemove(body)) {
+                    segments.remove(f);
+                }
+            }
+            case CatalogFormat.TYPE_SCHEMA -> declarations.addAll(CatalogFormat.decodeSchema(body));
+            default -> throw new CatalogFormat.BadBody("unknown record type " + type);
+        }
+    }
+
+    private void cutTail(long pos, String reason) throws IOException {
+        long size = io.size(file);
+        LOG.log(Level.WARNING, "catalog torn tail truncated: file={0} offset={1} droppedBytes={2} reason={3}", file, pos,
+                size - pos, reason);
+        io.truncate(file, pos);
+    }
+
+    // ---------------------------------------------------------------- appends
+
+    /** Records the namespace's fixed settings (once, at creation). */
+    public synchronized void writeSettings(CatalogFormat.Settings s) {
+        append(CatalogFormat.TYPE_SETTINGS, CatalogFormat.encodeSettings(s));
+        settings = s;
+    }
+
+    /** Reserves {@code n} segment ids, increasing in publish order. */
+    public synchronized long reserveIds(int n) {
+        long first = nextSegmentId;
+        nextSegmentId += n;
+        return first;
+    }
+
+    /** Makes {@code entries} part of the namespace, all or none, durably, before returning. */
+    public synchronized void addSegments(List<SegmentEntry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        append(CatalogFormat.TYPE_ADD_SEGMENTS, CatalogFormat.encodeAdd(entries));
+        for (SegmentEntry e : entries) {
+            segments.put(e.file(), e);
+        }
+    }
+
+    /** Removes segments from the namespace, durably; the caller deletes their files afterwards. */
+    public synchronized void removeSegments(Collection<String> files) {
+        if (files.isEmpty()) {
+            return;
+        }
+        append(CatalogFormat.TYPE_REMOVE_SEGMENTS, CatalogFormat.encodeRemove(List.copyOf(files)));
+        for (String f : files) {
+            segments.remove(f);
+        }
+    }
+
+    /** Records schema declarations, durably. */
+    public synchronized void addDeclarations(List<CatalogDeclaration> decls) {
+        if (decls.isEmpty()) {
+            return;
+        }
+        append(CatalogFormat.TYPE_SCHEMA, CatalogFormat.encodeSchema(decls));
+        declarations.addAll(decls);
+    }
+
+    private void append(byte type, byte[] body) {
+        if (poison != null) {
+            throw new StorageIoException("append to catalog poisoned by an earlier fsync failure", file, position, poison);
+        }
+        ByteBuffer frame = ByteBuffer.allocate(CatalogFormat.FRAME_OVERHEAD + body.length).order(ByteOrder.LITTLE_ENDIAN);
+        frame.putInt(0).putInt(body.length).putInt(~body.length).put(type).put(body);
+        crc.reset();
+        crc.update(frame.array(), CatalogFormat.LENGTH_OFFSET, frame.capacity() - CatalogFormat.LENGTH_OFFSET);
+        frame.putInt(CatalogFormat.CRC_OFFSET, (int) crc.getValue());
+        frame.flip();
+        long start = position;
+        try {
+            writeFully(out, frame);
+        } catch (IOException e) {
+            try {
+                out.truncate(start);
+            } catch (IOException ignored) {
+                // the torn record is cut at the next open
+            }
+            throw new StorageIoException("append to catalog", file, start, e);
+        }
+        try {
+            out.sync();
+        } catch (IOException e) {
+            poison = e;
+            throw new StorageIoException("fsync catalog", file, start, e);
+        }
+        position = start + frame.capacity();
+    }
+
+    private static void writeFully(FileIO.WritableFile f, ByteBuffer b) throws IOException {
+        int zero = 0;
+        while (b.hasRemaining()) {
+            if (f.write(b) == 0 && ++zero > 16) {
+                throw new IOException("no progress writing");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- state
+
+    /** The settings recorded at creation, or {@code null} for a catalog that has none yet. */
+    public synchronized CatalogFormat.Settings settings() {
+        return settings;
+    }
+
+    /** Live segments in publish order. */
+    public synchronized List<SegmentEntry> segments() {
+        return List.copyOf(segments.values());
+    }
+
+    public synchronized List<CatalogDeclaration> declarations() {
+        return List.copyOf(declarations);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Bytes in the catalog file. */
+    public synchronized long size() {
+        return position;
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            out.close();
+        } catch (IOException ignored) {
+            // every record was fsynced when appended
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.chronix.engine.memtable;
+
+import io.chronix.engine.model.PointBatch;
+
+import java.util.Arrays;
+
+/**
+ * One series, interned: measurement and tags sorted by key. Identity is the canonical key; there
+ * is one {@code SeriesRef} per series per engine, so references compare by identity.
+ *
+ * <p>It also carries the series' entry in the last-value cache ({@link LastValue}), so updating
+ * that cache on the write path allocates nothing.
+ */
+public final class SeriesRef implements Comparable<SeriesRef> {
+
+    private final int id;
+    private final String measurement;
+    private final String[] tagKeys;
+    private final String[] tagValues;
+    private final int hash;
+    final LastValue last = new LastValue();
+
+    SeriesRef(int id, String measurement, String[] tagKeys, String[] tagValues, int hash) {
+        this.id = id;
+        this.measurement = measurement;
+        this.tagKeys = tagKeys;
+        this.tagValues = tagValues;
+        this.hash = hash;
+    }
+
+    /** Dense per engine, from 0; memtables index their buffers by it. */
+    public int id() {
+        return id;
+    }
+
+    public String measurement() {
+        return measurement;
+    }
+
+    public int tagCount() {
+        return tagKeys.length;
+    }
+
+    public String tagKey(int i) {
+        return tagKeys[i];
+    }
+
+    public String tagValue(int i) {
+        return tagValues[i];
+    }
+
+    /** The value of tag {@code key}, or {@code null} if the series has no such tag. */
+    public String tag(String key) {
+        for (int i = 0; i < tagKeys.length; i++) {
+            if (tagKeys[i].equals(key)) {
+                return tagValues[i];
+            }
+        }
+        return null;
+    }
+
+    public LastValue lastValue() {
+        return last;
+    }
+
+    int hash() {
+        return hash;
+    }
+
+    /** The hash {@link SeriesRegistry} files a point's series under, computed without allocating. */
+    static int hashOf(PointBatch batch, int point) {
+        int h = batch.measurement(point).hashCode();
+        for (int t = 0; t < batch.tagCount(point); t++) {
+            h = 31 * h + batch.tagKey(point, t).hashCode();
+            h = 31 * h + batch.tagValue(point, t).hashCode();
+        }
+        return h ^ (h >>> 16);
+    }
+
+    static int hashOf(String measurement, String[] keys, String[] values) {
+        int h = measurement.hashCode();
+        for (int t = 0; t < keys.length; t++) {
+            h = 31 * h + keys[t].hashCode();
+            h = 31 * h + values[t].hashCode();
+        }
+        return h ^ (h >>> 16);
+    }
+
+    boolean matches(PointBatch batch, int point) {
+        int n = batch.tagCount(point);
+        if (n != tagKeys.length || !measurement.equals(batch.measurement(point))) {
+            return false;
+        }
+        for (int t = 0; t < n; t++) {
+            if (!tagKeys[t].equals(batch.tagKey(point, t)) || !tagValues[t].equals(batch.tagValue(point, t))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    boolean matches(String m, String[] keys, String[] values) {
+        return measurement.equals(m) && Arrays.equals(tagKeys, keys) && Arrays.equals(tagValues, values);
+    }
+
+    /** Canonical order: measurement, then the tag lists compared pair by pair, a shorter prefix first. */
+    @Override
+    public int compareTo(SeriesRef o) {
+        int c = measurement.compareTo(o.measurement);
+        if (c != 0) {
+            return c;
+        }
+        int n = Math.min(tagKeys.length, o.tagKeys.length);
+        for (int i = 0; i < n; i++) {
+            c = tagKeys[i].compareTo(o.tagKeys[i]);
+            if (c != 0) {
+                return c;
+            }
+            c = tagValues[i].compareTo(o.tagValues[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(tagKeys.length, o.tagKeys.length);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder(measurement);
+        for (int i = 0; i < tagKeys.length; i++) {
+            sb.append(',').append(tagKeys[i]).append('=').append(tagValues[i]);
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,75 @@
+package io.chronix.engine.schema;
+
+import io.chronix.engine.model.FieldType;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A measurement's columns in canonical order: {@code time}, then tags by name, then fields by name
+ * (seed 001, "Column Order"). This order does not depend on which column was written first, and
+ * scans emit exactly it.
+ */
+public record MeasurementSchema(String measurement, List<Column> columns) {
+
+    public MeasurementSchema {
+        columns = List.copyOf(columns);
+        assert !columns.isEmpty() && columns.getFirst().kind() == Column.Kind.TIME : "time comes first";
+    }
+
+    public Optional<Column> column(String name) {
+        for (Column c : columns) {
+            if (c.name().equals(name)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public List<Column> tags() {
+        return columns.stream().filter(c -> c.kind() == Column.Kind.TAG).toList();
+    }
+
+    public List<Column> fields() {
+        return columns.stream().filter(c -> c.kind() == Column.Kind.FIELD).toList();
+    }
+
+    /** The Arrow schema of a scan of these columns, in this order. */
+    public Schema toArrow() {
+        return toArrow(columns);
+    }
+
+    /** The Arrow schema scans use for {@code columns}: time is a non-null nanosecond timestamp, everything else nullable. */
+    public static Schema toArrow(List<Column> columns) {
+        List<Field> fields = new ArrayList<>(columns.size());
+        for (Column c : columns) {
+            fields.add(arrowField(c));
+        }
+        return new Schema(fields);
+    }
+
+    public static Field arrowField(Column c) {
+        return switch (c.kind()) {
+            case TIME -> new Field(c.name(), org.apache.arrow.vector.types.pojo.FieldType.notNullable(
+                    new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)), null);
+            case TAG -> new Field(c.name(), org.apache.arrow.vector.types.pojo.FieldType.nullable(ArrowType.Utf8.INSTANCE), null);
+            case FIELD -> new Field(c.name(), org.apache.arrow.vector.types.pojo.FieldType.nullable(arrowType(c.type())), null);
+        };
+    }
+
+    public static ArrowType arrowType(FieldType type) {
+        return switch (type) {
+            case FLOAT -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case INTEGER -> new ArrowType.Int(64, true);
+            case UNSIGNED -> new ArrowType.Int(64, false);
+            case BOOLEAN -> ArrowType.Bool.INSTANCE;
+            case STRING -> ArrowType.Utf8.INSTANCE;
+        };
+    }
+}

@@ -1,0 +1,136 @@
+package io.chronix.engine.catalog;
+
+import io.chronix.engine.error.CorruptFileException;
+import io.chronix.engine.error.UnsupportedFormatVersionException;
+import io.chronix.engine.io.NioFileIO;
+import io.chronix.engine.model.FieldType;
+import io.chronix.engine.schema.Column;
+import io.chronix.engine.schema.SchemaRegistry.CatalogDeclaration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
+/** Format contract of {@code catalog/manifest.cxct}. */
+class CatalogFormatContractTest {
+
+    @TempDir
+    Path dir;
+
+    static SegmentEntry entry(long id, String measurement) {
+        return new SegmentEntry(id, "shard_" + id + "/seg_5_" + id + ".csx", id, measurement, -10, 10 + id, 100, 3, 4096, 77 + id,
+                List.of(new ColumnStats("host", Column.Kind.TAG, null, 1, "a", "z", false, 0, 0),
+                        new ColumnStats("v", Column.Kind.FIELD, FieldType.FLOAT, 0, null, null, true, ColumnStats.orderedFloat(-1.5),
+                                ColumnStats.orderedFloat(2.5))));
+    }
+
+    private Path write() {
+        try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
+            c.writeSettings(new CatalogFormat.Settings(3_600_000_000_000L));
+            c.addSegments(List.of(entry(1, "cpu"), entry(2, "mem")));
+            c.addDeclarations(List.of(new CatalogDeclaration("cpu", "host", null), new CatalogDeclaration("cpu", "v", FieldType.FLOAT)));
+            c.addSegments(List.of(entry(3, "cpu")));
+            c.removeSegments(List.of(entry(2, "mem").file()));
+        }
+        return dir.resolve("catalog/manifest.cxct");
+    }
+
+    @Test
+    void roundTripReplaysEveryRecordInOrder() {
+        write();
+        try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
+            assertThat(c.settings().shardDurationNanos()).isEqualTo(3_600_000_000_000L);
+            assertThat(c.segments()).containsExactly(entry(1, "cpu"), entry(3, "cpu"));
+            assertThat(c.declarations()).containsExactly(new CatalogDeclaration("cpu", "host", null),
+                    new CatalogDeclaration("cpu", "v", FieldType.FLOAT));
+            assertThat(c.reserveIds(1)).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void doubleCloseIsHarmless() {
+        Catalog c = Catalog.open(NioFileIO.INSTANCE, dir);
+        c.close();
+        c.close();
+    }
+
+    @Test
+    void foreignVersionIsRefused() throws Exception {
+        Path f = write();
+        byte[] b = Files.readAllBytes(f);
+        b[CatalogFormat.VERSION_OFFSET] = 2;
+        Files.write(f, b);
+        assertThatThrownBy(() -> Catalog.open(NioFileIO.INSTANCE, dir)).isInstanceOf(UnsupportedFormatVersionException.class)
+                .hasMessageContaining("found=2").hasMessageContaining("expected=1");
+    }
+
+    @Test
+    void aBitFlippedAnywhereBeforeTheLastRecordIsATypedError() throws Exception {
+        Path f = write();
+        byte[] good = Files.readAllBytes(f);
+        int lastRecord = lastRecordOffset(good);
+        int checked = 0;
+        for (int i = 0; i < lastRecord; i++) {
+            byte[] bad = good.clone();
+            bad[i] ^= 0x10;
+            Files.write(f, bad);
+            try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
+                fail("flip at " + i + " not detected");
+            } catch (CorruptFileException | UnsupportedFormatVersionException expected) {
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(lastRecord);
+    }
+
+    @Test
+    void damageInTheLastRecordIsATornTailThatIsCut() throws Exception {
+        Path f = write();
+        byte[] good = Files.readAllBytes(f);
+        int lastRecord = lastRecordOffset(good);
+        byte[] bad = good.clone();
+        bad[good.length - 1] ^= 1;
+        Files.write(f, bad);
+        try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
+            // the removal of segment 2 was the torn record
+            assertThat(c.segments()).extracting(SegmentEntry::id).containsExactly(1L, 2L, 3L);
+        }
+        assertThat(Files.size(f)).isEqualTo(lastRecord);
+    }
+
+    @Test
+    void truncationAtEveryOffsetOpensAPrefixOrFailsTyped() throws Exception {
+        Path f = write();
+        byte[] good = Files.readAllBytes(f);
+        for (int len = 0; len < good.length; len++) {
+            Files.write(f, java.util.Arrays.copyOf(good, len));
+            try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
+                assertThat(c.segments().size()).isLessThanOrEqualTo(3);
+                // and it accepts appends after the cut
+                c.addSegments(List.of(entry(9, "x")));
+            }
+            try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
+                assertThat(c.segments()).extracting(SegmentEntry::id).contains(9L);
+            }
+        }
+    }
+
+    private static int lastRecordOffset(byte[] file) {
+        ByteBuffer b = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        int pos = CatalogFormat.HEADER_SIZE;
+        int last = pos;
+        while (pos < file.length) {
+            last = pos;
+            pos += CatalogFormat.FRAME_OVERHEAD + b.getInt(pos + CatalogFormat.LENGTH_OFFSET);
+        }
+        return last;
+    }
+}
