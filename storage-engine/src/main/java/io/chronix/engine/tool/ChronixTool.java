@@ -19,6 +19,8 @@ import java.nio.file.Path;
  *   wal dump   DIR   one line per record: file, offset, seq, type, length, payload version, CRC ok
  *   wal verify DIR   exit 0 clean, 1 torn tail, 2 corrupt (or unreadable)
  *   wal repair DIR   cut a torn tail or everything from the first corruption on; report what went
+ *   segment dump   FILE   header, row groups, columns with encoding, compression, sizes and statistics, CRC status
+ *   segment verify FILE   exit 0 intact (every block read and decoded), 2 corrupt, foreign version or unreadable
  * </pre>
  *
  * DIR is a WAL directory, or a namespace directory holding one in {@code wal/}. Repair takes the
@@ -40,6 +42,9 @@ public final class ChronixTool {
 
     /** Runs a command; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err, FileIO io) {
+        if (args.length == 3 && args[0].equals("segment")) {
+            return SegmentCommands.run(args[1], Path.of(args[2]), out, err, io);
+        }
         if (args.length != 3 || !args[0].equals("wal")) {
             return usage(err);
         }
@@ -64,6 +69,7 @@ public final class ChronixTool {
 
     private static int usage(PrintStream err) {
         err.println("usage: chronix-tool wal dump|verify|repair DIR");
+        err.println("       chronix-tool segment dump|verify FILE");
         return EXIT_USAGE;
     }
 
