@@ -601,17 +601,32 @@ public final class Chronix implements AutoCloseable {
 
     private void runFlush(boolean force) {
         assert flushLock.isHeldByCurrentThread();
-        gate.writeLock().lock();
-        try {
-            long seq = wal.lastSequence();
-            for (FlushController c : router.shards()) {
-                if (force || c.active().estimatedBytes() >= config.flushThresholdBytes()) {
-                    c.freeze(seq);
+        // a shard whose earlier flush failed still has a frozen memtable and cannot freeze its active
+        // one; a forced flush therefore takes a second pass once the first has written the old one
+        for (int pass = 0; pass < 2; pass++) {
+            boolean blocked = false;
+            gate.writeLock().lock();
+            try {
+                long seq = wal.lastSequence();
+                for (FlushController c : router.shards()) {
+                    if (force || c.active().estimatedBytes() >= config.flushThresholdBytes()) {
+                        boolean froze = c.freeze(seq);
+                        blocked |= !froze && c.frozen() != null && !c.active().isEmpty();
+                    }
                 }
+            } finally {
+                gate.writeLock().unlock();
             }
-        } finally {
-            gate.writeLock().unlock();
+            flushFrozen();
+            if (!force || !blocked) {
+                break;
+            }
         }
+        flushFailuresInARow = 0;
+        truncateWal();
+    }
+
+    private void flushFrozen() {
         RuntimeException failure = null;
         for (FlushController c : router.shards()) {
             Memtable frozen = c.frozen();
@@ -633,8 +648,6 @@ public final class Chronix implements AutoCloseable {
             flushTask.request(Duration.ofMillis(Math.min(30_000, 100L << Math.min(n, 8))));
             throw failure instanceof FlushFailedException ffe ? ffe : new FlushFailedException(-1, "", failure);
         }
-        flushFailuresInARow = 0;
-        truncateWal();
     }
 
     private void flushShard(FlushController c, Memtable frozen) {
@@ -804,6 +817,7 @@ public final class Chronix implements AutoCloseable {
             }
             wal.close();
             catalog.close();
+            store.close();
             lock.close();
         } finally {
             flushLock.unlock();
@@ -818,6 +832,7 @@ public final class Chronix implements AutoCloseable {
         flushLock.unlock();
         wal.close(); // a crashed process' written bytes are in the kernel: the close's sync changes nothing a test can see
         catalog.close();
+        store.close();
         lock.close();
     }
 

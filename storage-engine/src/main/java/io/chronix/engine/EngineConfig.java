@@ -1,6 +1,6 @@
 package io.chronix.engine;
 
-import io.chronix.engine.catalog.ArrowIpcSegmentStore;
+import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.io.NioFileIO;
@@ -30,7 +30,7 @@ import java.util.Objects;
  * @param walMaxFileSize WAL file rotation size
  * @param clock wall-clock time: the future tolerance, segment names
  * @param io the file I/O seam
- * @param segments how segment files are written and read (see {@link SegmentStores})
+ * @param segments how segment files are written and read; by default {@code .csx} files ({@link CsxSegmentStore})
  */
 public record EngineConfig(FsyncPolicy fsyncPolicy, Duration fsyncInterval, Duration shardDuration, int oooToleranceShards,
         Duration futureTolerance, long flushThresholdBytes, long targetSegmentSizeBytes, long walMaxFileSize, Clock clock, FileIO io,
@@ -71,7 +71,7 @@ public record EngineConfig(FsyncPolicy fsyncPolicy, Duration fsyncInterval, Dura
     public static EngineConfig defaults() {
         return new EngineConfig(FsyncPolicy.PER_BATCH, WalConfig.DEFAULT_FSYNC_INTERVAL, DEFAULT_SHARD_DURATION,
                 DEFAULT_OOO_TOLERANCE_SHARDS, DEFAULT_FUTURE_TOLERANCE, DEFAULT_FLUSH_THRESHOLD, DEFAULT_TARGET_SEGMENT_SIZE,
-                WalConfig.DEFAULT_MAX_FILE_SIZE, Clock.systemUTC(), NioFileIO.INSTANCE, ArrowIpcSegmentStore::new);
+                WalConfig.DEFAULT_MAX_FILE_SIZE, Clock.systemUTC(), NioFileIO.INSTANCE, CsxSegmentStore::new);
     }
 
     public EngineConfig withFsyncPolicy(FsyncPolicy p) {

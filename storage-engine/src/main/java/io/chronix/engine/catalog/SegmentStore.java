@@ -36,4 +36,8 @@ public interface SegmentStore {
 
     /** Deletes the segment's files (the segment and any sidecar) if they exist. */
     void delete(SegmentFile file);
+
+    /** Releases what the store holds open (cached readers). */
+    default void close() {
+    }
 }

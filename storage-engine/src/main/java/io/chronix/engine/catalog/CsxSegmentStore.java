@@ -1,0 +1,139 @@
+package io.chronix.engine.catalog;
+
+import io.chronix.engine.error.StorageIoException;
+import io.chronix.engine.io.FileIO;
+import io.chronix.engine.segment.SegmentColumns;
+import io.chronix.engine.segment.SegmentFile;
+import io.chronix.engine.segment.SegmentReader;
+import io.chronix.engine.segment.SegmentWriter;
+import io.chronix.engine.segment.SegmentWriterConfig;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Segments as {@code .csx} files through {@link SegmentWriter} and {@link SegmentReader}.
+ *
+ * <p>Opening a reader verifies the whole file's CRC-32C, which costs a read of every byte, so open
+ * readers are kept in a small LRU ({@link #MAX_OPEN} readers). Each is reference-counted: one
+ * evicted while a scan uses it is closed when that scan lets go of it.
+ *
+ * <p>Threading: thread-safe; the cache is guarded by this object's monitor.
+ */
+public final class CsxSegmentStore implements SegmentStore {
+
+    static final int MAX_OPEN = 128;
+
+    private final FileIO io;
+    private final Path segmentsDir;
+    private final Path tmpDir;
+    private final SegmentWriterConfig config;
+    private final LinkedHashMap<SegmentFile, Handle> open = new LinkedHashMap<>(16, 0.75f, true);
+    private boolean closed;
+
+    private static final class Handle {
+        final SegmentReader reader;
+        int users;
+        boolean evicted;
+
+        Handle(SegmentReader reader) {
+            this.reader = reader;
+        }
+    }
+
+    public CsxSegmentStore(FileIO io, Path segmentsDir, Path tmpDir) {
+        this(io, segmentsDir, tmpDir, SegmentWriterConfig.defaults());
+    }
+
+    public CsxSegmentStore(FileIO io, Path segmentsDir, Path tmpDir, SegmentWriterConfig config) {
+        this.io = io;
+        this.segmentsDir = segmentsDir;
+        this.tmpDir = tmpDir;
+        this.config = config;
+    }
+
+    @Override
+    public long write(SegmentFile file, SegmentColumns columns, long maxWalSequence) {
+        return SegmentWriter.write(io, tmpDir, segmentsDir, file, columns, config, maxWalSequence).meta().fileSize();
+    }
+
+    @Override
+    public void read(SegmentFile file, List<String> columns, long from, long to, BufferAllocator allocator,
+            Consumer<VectorSchemaRoot> sink) {
+        Handle h = acquire(file);
+        try {
+            h.reader.scan(allocator, columns, from, to, (rg, root) -> {
+                sink.accept(root);
+                return true;
+            });
+        } finally {
+            release(h);
+        }
+    }
+
+    private synchronized Handle acquire(SegmentFile file) {
+        if (closed) {
+            throw new IllegalStateException("segment store closed");
+        }
+        Handle h = open.get(file);
+        if (h == null) {
+            h = new Handle(SegmentReader.open(io, file.resolve(segmentsDir)));
+            open.put(file, h);
+            Iterator<Map.Entry<SegmentFile, Handle>> it = open.entrySet().iterator();
+            while (open.size() > MAX_OPEN && it.hasNext()) {
+                Handle old = it.next().getValue();
+                it.remove();
+                retire(old);
+            }
+        }
+        h.users++;
+        return h;
+    }
+
+    private synchronized void release(Handle h) {
+        h.users--;
+        if (h.evicted && h.users == 0) {
+            h.reader.close();
+        }
+    }
+
+    private void retire(Handle h) {
+        h.evicted = true;
+        if (h.users == 0) {
+            h.reader.close();
+        }
+    }
+
+    @Override
+    public void delete(SegmentFile file) {
+        synchronized (this) {
+            Handle h = open.remove(file);
+            if (h != null) {
+                retire(h);
+            }
+        }
+        Path path = file.resolve(segmentsDir);
+        try {
+            io.delete(path);
+            io.delete(file.resolveSidecar(segmentsDir));
+        } catch (IOException e) {
+            throw new StorageIoException("delete segment", path, -1, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        for (Handle h : open.values()) {
+            retire(h);
+        }
+        open.clear();
+    }
+}
