@@ -83,6 +83,7 @@ public final class SegmentWriter {
     private long sampleBytes;
     private byte[] zstdDictionary;
     private ZstdDictCompress dictCompress;
+    private boolean dictionaryUsed;
 
     private SegmentWriter(FileIO io, SegmentWriterConfig config, Plan plan) {
         this.io = io;
@@ -360,6 +361,7 @@ public final class SegmentWriter {
             }
             int len = BlockCompression.compress(codec, payload, encodedLength, compressed, config.zstdLevel(), dictCompress);
             if (len < encodedLength) {
+                dictionaryUsed |= codec == SegmentFormat.COMPRESSION_ZSTD_DICT;
                 payload = compressed;
                 storedLength = len;
                 compression = codec;
@@ -496,7 +498,8 @@ public final class SegmentWriter {
             m.putLong(s.minTime());
             m.putLong(s.maxTime());
         }
-        byte[] dict = zstdDictionary == null ? new byte[0] : zstdDictionary;
+        // a dictionary no block was compressed with is not worth its bytes
+        byte[] dict = zstdDictionary == null || !dictionaryUsed ? new byte[0] : zstdDictionary;
         m.putInt(dict.length);
         m.putBytes(dict, 0, dict.length);
         return m;

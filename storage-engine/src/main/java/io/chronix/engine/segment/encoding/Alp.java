@@ -56,7 +56,8 @@ public final class Alp {
                     continue;
                 }
                 int miss = 0;
-                for (int i = 0; i < count && miss < bestMiss; i += step) {
+                // evaluate fully while this candidate could still tie the best (a tie is broken below)
+                for (int i = 0; i < count && miss <= bestMiss; i += step) {
                     if (!roundTrips(values[from + i], e, f)) {
                         miss++;
                     }

@@ -40,6 +40,28 @@ public final class DeltaZigzag {
         out[outFrom] = v;
         for (int f = 1; f < count; f += PatchedPacking.FRAME) {
             int n = Math.min(PatchedPacking.FRAME, count - f);
+            if (pos <= end - 2 && src[pos] == 0 && src[pos + 1] == 0) {
+                // all-zero frame: a constant run
+                pos += 2;
+                java.util.Arrays.fill(out, outFrom + f, outFrom + f + n, v);
+                continue;
+            }
+            int w = src[pos] & 0xFF;
+            if (pos <= end - 2 && src[pos + 1] == 0 && w <= 56) {
+                // no exceptions: unpack and integrate in one pass
+                int base = pos + 2;
+                int bytes = (n * w + 7) >>> 3;
+                Encodings.need(base, bytes, end, "packed frame");
+                long mask = (1L << w) - 1;
+                long bit = 0;
+                for (int i = outFrom + f, e = outFrom + f + n; i < e; i++, bit += w) {
+                    long z = (Encodings.getLong(src, base + (int) (bit >>> 3)) >>> (bit & 7)) & mask;
+                    v += Encodings.unzigzag(z);
+                    out[i] = v;
+                }
+                pos = base + bytes;
+                continue;
+            }
             pos = PatchedPacking.decodeFrame(src, pos, end, out, outFrom + f, n);
             for (int i = outFrom + f, e = outFrom + f + n; i < e; i++) {
                 v += Encodings.unzigzag(out[i]);
