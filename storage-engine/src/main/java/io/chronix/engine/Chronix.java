@@ -784,6 +784,20 @@ public final class Chronix implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Estimated bytes held in memtables (active and frozen) — what a memory budget shared by many
+     * engines adds up. A snapshot under no lock.
+     */
+    public long memtableBytes() {
+        long n = 0;
+        for (FlushController c : router.shards()) {
+            n += c.active().estimatedBytes();
+            Memtable f = c.frozen();
+            n += f == null ? 0 : f.estimatedBytes();
+        }
+        return n;
+    }
+
     /** Points the open's WAL replay inserted, and skipped because a segment held them. */
     long[] replayCounts() {
         return new long[] {replayedPoints, skippedPoints};

@@ -1,0 +1,447 @@
+package io.chronix.api.engine;
+
+import io.chronix.api.namespace.NamespaceDataListener;
+import io.chronix.api.namespace.NamespaceLocations;
+import io.chronix.engine.Chronix;
+import io.chronix.engine.EngineConfig;
+import io.chronix.engine.error.EngineClosedException;
+import io.chronix.engine.maintenance.MaintenanceScheduler;
+import io.chronix.engine.storage.NamespaceId;
+import io.chronix.engine.wal.WalMetrics;
+import io.chronix.tenancy.namespace.Namespace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * One {@link Chronix} per namespace id, opened lazily from {@code <data>/namespaces/<id>} with the
+ * namespace's settings over the service defaults, closed when idle, reopened transparently.
+ *
+ * <p>Use: {@code try (var lease = registry.acquire(ns)) { lease.engine().write(batch); }} — or
+ * {@link #apply}. While a lease is held the engine stays open: neither the idle sweep nor the
+ * budget closes an engine that someone is using. A lease is cheap (a counter); take one per request.
+ *
+ * <p>Memory: the memtables of all open engines share {@link EngineProperties#memtableBudget()}.
+ * When their sum passes it, a coalescing task on the shared scheduler flushes the largest engine
+ * until the sum is back under the budget (never on the request thread).
+ *
+ * <p>Lifecycle: idle engines (no lease for {@link EngineProperties#idleTimeout()}) are flushed and
+ * closed by a sweep on the shared scheduler; the next acquire reopens them (WAL replay of nothing).
+ * Deleting a namespace ({@link #beforeDataRemoval}) waits for its leases to end, closes its engine
+ * and refuses further acquires with {@link NamespaceGoneException}, so the reaper can remove the
+ * directory. {@link #close()} flushes and closes every engine; the owner closes the scheduler after.
+ *
+ * <p>Threading: thread-safe. Opening and closing one namespace's engine is serialized on its
+ * entry; different namespaces do not wait for each other.
+ */
+public final class EngineRegistry implements NamespaceDataListener, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EngineRegistry.class);
+    /** How long a namespace deletion waits for running requests of the namespace to end. */
+    private static final long DELETE_WAIT_MILLIS = 30_000;
+
+    private final NamespaceLocations locations;
+    private final EngineProperties defaults;
+    private final MaintenanceScheduler scheduler;
+    private final LongSupplier nanoTime;
+    private final Function<EngineConfig, EngineConfig> configHook;
+    private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
+    private final Set<Long> removed = ConcurrentHashMap.newKeySet();
+    private final MaintenanceScheduler.Task budgetTask;
+    private final ScheduledFuture<?> sweep;
+    private final WalTotals closedWalTotals = new WalTotals();
+    private final LongAdder opens = new LongAdder();
+    private final LongAdder idleCloses = new LongAdder();
+    private final LongAdder budgetFlushes = new LongAdder();
+    private volatile boolean closed;
+
+    public EngineRegistry(NamespaceLocations locations, EngineProperties defaults, MaintenanceScheduler scheduler) {
+        this(locations, defaults, scheduler, System::nanoTime, Function.identity());
+    }
+
+    /**
+     * @param nanoTime   the ticker idle times are measured with (tests move it)
+     * @param configHook last say over each engine's configuration (tests inject clocks or faults)
+     */
+    public EngineRegistry(NamespaceLocations locations, EngineProperties defaults, MaintenanceScheduler scheduler,
+                          LongSupplier nanoTime, Function<EngineConfig, EngineConfig> configHook) {
+        this.locations = locations;
+        this.defaults = defaults;
+        this.scheduler = scheduler;
+        this.nanoTime = nanoTime;
+        this.configHook = configHook;
+        this.budgetTask = scheduler.task("memtable budget", this::enforceBudget);
+        this.sweep = scheduler.scheduleWithFixedDelay(this::sweepQuietly, defaults.sweepInterval());
+    }
+
+    /** A handle that keeps one namespace's engine open until closed. */
+    public final class Lease implements AutoCloseable {
+        private final Entry entry;
+        private final Chronix engine;
+        private boolean released;
+
+        private Lease(Entry entry, Chronix engine) {
+            this.entry = entry;
+            this.engine = engine;
+        }
+
+        public Chronix engine() {
+            if (released) {
+                throw new IllegalStateException("lease already closed");
+            }
+            return engine;
+        }
+
+        /** Call after writing, so the shared memtable budget is checked. */
+        public void wrote() {
+            checkBudget();
+        }
+
+        @Override
+        public void close() {
+            if (!released) {
+                released = true;
+                entry.release(nanoTime.getAsLong());
+            }
+        }
+    }
+
+    /**
+     * The namespace's engine, opened if it is not open.
+     *
+     * @throws NamespaceGoneException if the namespace's data is being or has been removed
+     * @throws IllegalStateException  if the registry is closed
+     * @throws IllegalArgumentException if the namespace's settings are not valid
+     */
+    public Lease acquire(Namespace ns) {
+        long id = ns.id();
+        while (true) {
+            if (closed) {
+                throw new IllegalStateException("engine registry is closed");
+            }
+            if (removed.contains(id)) {
+                throw new NamespaceGoneException(id);
+            }
+            Entry e = entries.computeIfAbsent(id, Entry::new);
+            synchronized (e) {
+                if (e.retired) {
+                    continue; // closed by a sweep between lookup and lock; take the new entry
+                }
+                if (removed.contains(id)) {
+                    throw new NamespaceGoneException(id);
+                }
+                if (e.engine == null) {
+                    try {
+                        e.engine = open(ns);
+                    } catch (RuntimeException ex) {
+                        e.retired = true;
+                        entries.remove(id, e);
+                        throw ex;
+                    }
+                }
+                e.users++;
+                e.lastUsed = nanoTime.getAsLong();
+                return new Lease(e, e.engine);
+            }
+        }
+    }
+
+    /** Runs {@code fn} with the namespace's engine held open. */
+    public <T> T apply(Namespace ns, Function<Chronix, T> fn) {
+        try (Lease lease = acquire(ns)) {
+            return fn.apply(lease.engine());
+        }
+    }
+
+    private Chronix open(Namespace ns) {
+        EngineConfig config = configHook.apply(NamespaceEngineSettings.parse(ns.settingsJson()).apply(defaults));
+        Chronix c = Chronix.open(locations.directory(NamespaceLocations.engineId(ns)), config, scheduler);
+        opens.increment();
+        log.debug("engine opened [namespace={}, fsync={}]", ns.id(), config.fsyncPolicy());
+        return c;
+    }
+
+    // ----------------------------------------------------------------------------- idle and budget
+
+    /** Flushes and closes engines unused for the idle timeout; returns how many it closed. */
+    public int closeIdle() {
+        long now = nanoTime.getAsLong();
+        long timeout = defaults.idleTimeout().toNanos();
+        int n = 0;
+        for (Entry e : entries.values()) {
+            synchronized (e) {
+                if (e.retired || e.users > 0 || e.engine == null || now - e.lastUsed < timeout) {
+                    continue;
+                }
+                retire(e, true);
+                n++;
+            }
+        }
+        idleCloses.add(n);
+        return n;
+    }
+
+    private void sweepQuietly() {
+        try {
+            closeIdle();
+            checkBudget();
+        } catch (RuntimeException ex) {
+            log.warn("engine idle sweep failed; retrying at the next sweep", ex);
+        }
+    }
+
+    private void checkBudget() {
+        if (memtableBytes() > defaults.memtableBudget().toBytes()) {
+            budgetTask.request();
+        }
+    }
+
+    /** Flushes the largest engines until the memtables fit the budget again. */
+    void enforceBudget() {
+        long budget = defaults.memtableBudget().toBytes();
+        for (int round = 0; round < 64 && !closed; round++) {
+            long total = 0;
+            Entry largest = null;
+            long largestBytes = 0;
+            for (Entry e : entries.values()) {
+                Chronix c = e.engine;
+                if (c == null) {
+                    continue;
+                }
+                long b = c.memtableBytes();
+                total += b;
+                if (b > largestBytes) {
+                    largest = e;
+                    largestBytes = b;
+                }
+            }
+            if (total <= budget || largest == null) {
+                return;
+            }
+            Chronix c = largest.engine;
+            try {
+                if (c != null) {
+                    c.flush();
+                    budgetFlushes.increment();
+                    log.debug("memtable budget passed; flushed the largest engine [bytes={}, total={}, budget={}]",
+                            largestBytes, total, budget);
+                }
+            } catch (EngineClosedException ignored) {
+                // closed meanwhile (idle or deleted): its memory is gone anyway
+            } catch (RuntimeException ex) {
+                log.warn("flush for the memtable budget failed; the engine retries it itself", ex);
+                return;
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------------------- deletion
+
+    /**
+     * The namespace's data is about to be removed: refuse new acquires, wait for running ones to
+     * end (at most 30 s, then it fails so the reaper retries), close the engine without a flush.
+     * Idempotent.
+     */
+    @Override
+    public void beforeDataRemoval(NamespaceId namespace) {
+        long id = namespace.value();
+        removed.add(id);
+        Entry e = entries.get(id);
+        if (e == null) {
+            return;
+        }
+        synchronized (e) {
+            long deadline = System.currentTimeMillis() + DELETE_WAIT_MILLIS;
+            while (e.users > 0) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    throw new IllegalStateException("namespace " + id + " still in use; its data removal waits");
+                }
+                try {
+                    e.wait(left);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for namespace " + id, ie);
+                }
+            }
+            if (!e.retired) {
+                retire(e, false);
+            }
+        }
+        log.info("engine of deleted namespace closed [namespace={}]", id);
+    }
+
+    // ----------------------------------------------------------------------------- views
+
+    /** Engines open now. */
+    public int openEngines() {
+        int n = 0;
+        for (Entry e : entries.values()) {
+            n += e.engine != null ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Memtable bytes across all open engines. */
+    public long memtableBytes() {
+        long n = 0;
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                n += c.memtableBytes();
+            }
+        }
+        return n;
+    }
+
+    public long memtableBudgetBytes() {
+        return defaults.memtableBudget().toBytes();
+    }
+
+    /** Engines opened since start (first opens and reopens). */
+    public long opens() {
+        return opens.sum();
+    }
+
+    public long idleCloses() {
+        return idleCloses.sum();
+    }
+
+    public long budgetFlushes() {
+        return budgetFlushes.sum();
+    }
+
+    /** The WAL counters of every engine this process opened, closed ones included. */
+    public WalTotals.Snapshot walTotals() {
+        WalTotals.Snapshot s = closedWalTotals.snapshot();
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                s = s.plus(c.walMetrics());
+            }
+        }
+        return s;
+    }
+
+    /** The open engine of a namespace id, if any (for metrics and tests; take a lease to use it). */
+    public List<Long> openNamespaceIds() {
+        List<Long> ids = new ArrayList<>();
+        for (Entry e : entries.values()) {
+            if (e.engine != null) {
+                ids.add(e.id);
+            }
+        }
+        return ids;
+    }
+
+    // ----------------------------------------------------------------------------- shutdown
+
+    /** Flushes and closes every engine. Idempotent. Close the scheduler after this. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        sweep.cancel(false);
+        budgetTask.cancel();
+        int n = 0;
+        for (Entry e : entries.values()) {
+            synchronized (e) {
+                if (!e.retired && e.engine != null) {
+                    retire(e, true);
+                    n++;
+                }
+            }
+        }
+        log.info("engine registry closed [engines={}]", n);
+    }
+
+    /** Under the entry's lock: flush (if asked), close, forget. */
+    private void retire(Entry e, boolean flush) {
+        assert Thread.holdsLock(e);
+        Chronix c = e.engine;
+        e.retired = true;
+        e.engine = null;
+        entries.remove(e.id, e);
+        if (c == null) {
+            return;
+        }
+        if (flush) {
+            try {
+                c.flush();
+            } catch (RuntimeException ex) {
+                // nothing lost: the WAL holds what the memtables did, replayed at the next open
+                log.warn("flush before closing an engine failed; the next open replays its WAL [namespace={}]", e.id, ex);
+            }
+        }
+        closedWalTotals.add(c.walMetrics());
+        c.close();
+    }
+
+    private static final class Entry {
+        final long id;
+        volatile Chronix engine; // written under this; read without the lock by the views
+        int users;           // guarded by this
+        long lastUsed;       // guarded by this
+        boolean retired;     // guarded by this
+
+        Entry(long id) {
+            this.id = id;
+        }
+
+        synchronized void release(long now) {
+            users--;
+            assert users >= 0 : "lease released twice";
+            lastUsed = now;
+            if (users == 0) {
+                notifyAll();
+            }
+        }
+    }
+
+    /** Sums of {@link WalMetrics} counters. */
+    public static final class WalTotals {
+        private final AtomicLong truncations = new AtomicLong();
+        private final AtomicLong syncs = new AtomicLong();
+        private final AtomicLong records = new AtomicLong();
+        private final AtomicLong bytes = new AtomicLong();
+        private final AtomicLong failedSyncs = new AtomicLong();
+
+        void add(WalMetrics m) {
+            truncations.addAndGet(m.truncations());
+            syncs.addAndGet(m.syncs());
+            records.addAndGet(m.records());
+            bytes.addAndGet(m.bytes());
+            failedSyncs.addAndGet(m.failedSyncs());
+        }
+
+        Snapshot snapshot() {
+            return new Snapshot(truncations.get(), syncs.get(), records.get(), bytes.get(), failedSyncs.get());
+        }
+
+        /** @param truncations torn WAL tails cut off at recovery, summed over the process */
+        public record Snapshot(long truncations, long syncs, long records, long bytes, long failedSyncs) {
+            Snapshot plus(WalMetrics m) {
+                return new Snapshot(truncations + m.truncations(), syncs + m.syncs(), records + m.records(),
+                        bytes + m.bytes(), failedSyncs + m.failedSyncs());
+            }
+        }
+    }
+
+    /** For tests: how long the idle timeout is. */
+    Duration idleTimeout() {
+        return defaults.idleTimeout();
+    }
+}
