@@ -10,6 +10,7 @@ import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.csrf.CsrfException;
 
 import java.io.IOException;
 
@@ -31,6 +32,11 @@ final class ProblemAuthenticationEntryPoint implements AuthenticationEntryPoint,
 
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e) throws IOException {
+        if (e instanceof CsrfException) {
+            problems.write(response, Problems.of(HttpStatus.FORBIDDEN, "csrf-token-invalid", "Forbidden",
+                    "A request made with a console session must send the session's CSRF token (see GET /console/session)."));
+            return;
+        }
         problems.write(response, Problems.of(HttpStatus.FORBIDDEN, "forbidden", "Forbidden",
                 "The credentials are valid but lack the scope this request needs."));
     }

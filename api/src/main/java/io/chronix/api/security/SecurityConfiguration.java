@@ -68,7 +68,8 @@ class SecurityConfiguration {
 
     @Bean
     @Order(3)
-    SecurityFilterChain apiChain(HttpSecurity http, BearerTokenFilter bearer, ProblemWriter problems) throws Exception {
+    SecurityFilterChain apiChain(HttpSecurity http, BearerTokenFilter bearer, ProblemWriter problems,
+                                 List<ApiChainCustomizer> customizers) throws Exception {
         http.securityMatcher("/api/**", "/write", "/query")
                 .authorizeHttpRequests(a -> a
                         .dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
@@ -76,7 +77,11 @@ class SecurityConfiguration {
                         .requestMatchers("/api/v1/tenants", "/api/v1/tenants/**").hasAuthority(OperatorToken.ROLE)
                         .anyRequest().authenticated())
                 .addFilterBefore(new TenantMdcFilter(), AuthorizationFilter.class);
-        return stateless(http, bearer, problems).build();
+        stateless(http, bearer, problems);
+        for (ApiChainCustomizer c : customizers) {
+            c.customize(http);
+        }
+        return http.build();
     }
 
     @Bean

@@ -102,6 +102,41 @@ class ConsoleLoginTest {
     }
 
     @Test
+    void aConsoleSessionReachesTheAdminApiWithCsrfForChanges() {
+        String email = tenantWithUser();
+        TestHttp browser = new TestHttp(port, true);
+        assertThat(login(browser, csrf(browser), email, "a good password").status()).isEqualTo(302);
+        Answer session = browser.get("/console/session", null);
+        String header = session.json().get("csrf").get("headerName").asString();
+        String token = session.json().get("csrf").get("token").asString();
+
+        assertThat(browser.get("/api/v1/namespaces", null).status()).isEqualTo(200);
+        assertThat(browser.get("/api/v1/whoami", null).json().get("kind").asString()).isEqualTo("tenant");
+        Answer forged = browser.post("/api/v1/namespaces", null, "{\"name\": \"fromconsole\"}");
+        assertThat(forged.status()).isEqualTo(403);
+        assertThat(forged.json().get("errorId").asString()).isEqualTo("csrf-token-invalid");
+        Answer created = browser.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(browser.base() + "/api/v1/namespaces"))
+                .header("Content-Type", "application/json").header(header, token)
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\": \"fromconsole\"}")).build());
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        // a session never reaches the operator's endpoints
+        assertThat(browser.get("/api/v1/tenants", null).status()).isEqualTo(403);
+    }
+
+    @Test
+    void theApiNeverCreatesASession() {
+        String email = tenantWithUser();
+        TestHttp client = new TestHttp(port, true);
+        String adminToken = new TestHttp(port).post("/api/v1/tenants", OPERATOR,
+                "{\"name\": \"s" + UUID.randomUUID().toString().substring(0, 8) + "\"}").json().get("adminToken").asString();
+        Answer a = client.get("/api/v1/namespaces", adminToken);
+        assertThat(a.status()).isEqualTo(200);
+        assertThat(a.header("Set-Cookie")).isNull();
+        assertThat(client.post("/api/v1/namespaces", adminToken, "{\"name\": \"nocsrf\"}").status()).isEqualTo(201);
+        assertThat(email).isNotEmpty();
+    }
+
+    @Test
     void loginWithoutCsrfIsRefused() {
         String email = tenantWithUser();
         TestHttp browser = new TestHttp(port, true);
