@@ -90,6 +90,24 @@ public final class SegmentReader implements AutoCloseable {
      * @throws SegmentIoException                if the file cannot be read
      */
     public static SegmentReader open(FileIO io, Path path) {
+        return open(io, path, true);
+    }
+
+    /**
+     * Like {@link #open(FileIO, Path)}; with {@code trustEarlierVerification} false the whole-file
+     * CRC is always recomputed (what {@code chronix-tool segment verify} wants).
+     *
+     * <h2>Verified once per process</h2>
+     * A published segment never changes, so hashing it at every open is waste (seed 002 §3.3). After
+     * a successful full check the reader remembers the file's (length, mtime, file key — the inode on
+     * Linux) and its CRC, but only once the mtime is older than {@link #SETTLE_NANOS}, longer than
+     * any file system's timestamp granularity; a later open of the same path with the same three
+     * values and the same stored CRC skips the streaming hash. Each field catches what the others
+     * cannot: a rewrite of another size, one of the same size, and a replacement by a copy that kept
+     * the mtime. Metadata is still parsed and bounds-checked, and every block read still checks its
+     * block CRC. A restart re-verifies everything.
+     */
+    public static SegmentReader open(FileIO io, Path path, boolean trustEarlierVerification) {
         FileIO.ReadableFile f;
         try {
             f = io.openRead(path);
@@ -97,7 +115,7 @@ public final class SegmentReader implements AutoCloseable {
             throw new SegmentIoException("open", path, e);
         }
         try {
-            SegmentReader r = verifyAndParse(path, f);
+            SegmentReader r = verifyAndParse(path, f, trustEarlierVerification);
             f = null;
             return r;
         } finally {
@@ -111,7 +129,33 @@ public final class SegmentReader implements AutoCloseable {
         }
     }
 
-    private static SegmentReader verifyAndParse(Path path, FileIO.ReadableFile f) {
+    /** How old an mtime must be before a verification is remembered (2 s). */
+    static final long SETTLE_NANOS = 2_000_000_000L;
+    private static final java.util.concurrent.ConcurrentHashMap<Path, Verified> VERIFIED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Verified(long size, long mtimeNanos, Object fileKey, int crc) {
+    }
+
+    /** The file's identity on the default file system, or null where it has none (a test seam's paths). */
+    private static Verified identity(Path path, long size, int crc) {
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(path,
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            if (a.size() != size || a.fileKey() == null) {
+                return null;
+            }
+            return new Verified(size, a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS), a.fileKey(), crc);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Forgets every remembered verification (tests; or an operator who suspects the disk). */
+    public static void forgetVerified() {
+        VERIFIED.clear();
+    }
+
+    private static SegmentReader verifyAndParse(Path path, FileIO.ReadableFile f, boolean trustEarlier) {
         long size;
         try {
             size = f.size();
@@ -153,10 +197,21 @@ public final class SegmentReader implements AutoCloseable {
             throw new CorruptFileException(path, metadataOffset, "metadata larger than 256 MiB [length=" + metadataLength + "]");
         }
         int storedCrc = footer.getInt(SegmentFormat.FOOTER_CRC_OFFSET);
-        int actualCrc = crcOf(path, f, footerStart + SegmentFormat.FOOTER_CRC_COVERED);
-        if (storedCrc != actualCrc) {
-            throw new CorruptFileException(path, footerStart + SegmentFormat.FOOTER_CRC_OFFSET, "checksum mismatch [stored="
-                    + Integer.toHexString(storedCrc) + ", computed=" + Integer.toHexString(actualCrc) + "]");
+        Path key = path.toAbsolutePath();
+        Verified id = identity(key, size, storedCrc);
+        int actualCrc;
+        if (trustEarlier && id != null && id.equals(VERIFIED.get(key))) {
+            actualCrc = storedCrc;
+        } else {
+            actualCrc = crcOf(path, f, footerStart + SegmentFormat.FOOTER_CRC_COVERED);
+            if (storedCrc != actualCrc) {
+                VERIFIED.remove(key);
+                throw new CorruptFileException(path, footerStart + SegmentFormat.FOOTER_CRC_OFFSET, "checksum mismatch [stored="
+                        + Integer.toHexString(storedCrc) + ", computed=" + Integer.toHexString(actualCrc) + "]");
+            }
+            if (id != null && System.currentTimeMillis() * 1_000_000L - id.mtimeNanos() > SETTLE_NANOS) {
+                VERIFIED.put(key, id);
+            }
         }
         byte[] metadata = new byte[(int) metadataLength];
         readFully(path, f, metadataOffset, ByteBuffer.wrap(metadata));

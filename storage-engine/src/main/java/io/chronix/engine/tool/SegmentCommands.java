@@ -26,7 +26,7 @@ final class SegmentCommands {
             err.println("no such file: " + file);
             return ChronixTool.EXIT_USAGE;
         }
-        try (SegmentReader r = SegmentReader.open(io, file)) {
+        try (SegmentReader r = SegmentReader.open(io, file, false)) {
             if (command.equals("dump")) {
                 dump(r, out);
             }
