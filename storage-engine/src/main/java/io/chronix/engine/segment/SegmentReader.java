@@ -398,6 +398,52 @@ public final class SegmentReader implements AutoCloseable {
     }
 
     /**
+     * Decodes row group {@code rowGroup} into exactly the columns of {@code wanted}, in its order: a
+     * column the segment holds is decoded (its Arrow type must be the one {@link SegmentArrow} gives
+     * it), a column it lacks — a field added after this segment was written — comes back all NULL.
+     * The caller owns and closes the result.
+     *
+     * @throws IllegalArgumentException if a held column is asked for with another type
+     */
+    public VectorSchemaRoot readRowGroupAs(BufferAllocator allocator, int rowGroup, Schema wanted) {
+        checkOpen();
+        SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
+        List<FieldVector> vectors = new ArrayList<>(wanted.getFields().size());
+        Decoder d = new Decoder();
+        boolean ok = false;
+        try {
+            for (org.apache.arrow.vector.types.pojo.Field f : wanted.getFields()) {
+                int c = meta.columnIndex(f.getName());
+                if (c < 0) {
+                    FieldVector v = f.createVector(allocator);
+                    vectors.add(v);
+                    v.setInitialCapacity(g.rowCount());
+                    v.allocateNew();
+                    v.setValueCount(g.rowCount()); // validity stays zero: every row NULL
+                    continue;
+                }
+                SegmentMeta.Column column = meta.columns().get(c);
+                org.apache.arrow.vector.types.pojo.Field stored = SegmentArrow.field(column);
+                if (!stored.getType().equals(f.getType())) {
+                    throw new IllegalArgumentException("column has another type in this segment [column=" + f.getName()
+                            + ", stored=" + stored.getType() + ", asked=" + f.getType() + ", path=" + path + "]");
+                }
+                FieldVector v = stored.createVector(allocator);
+                vectors.add(v);
+                d.load(column, g.blocks().get(c), v);
+            }
+            VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+            root.setRowCount(g.rowCount());
+            ok = true;
+            return root;
+        } finally {
+            if (!ok) {
+                vectors.forEach(FieldVector::close);
+            }
+        }
+    }
+
+    /**
      * Reads and decodes every block of every row group without producing vectors: the deep check of
      * {@code chronix-tool segment verify}.
      */

@@ -234,6 +234,28 @@ class SegmentRoundTripTest {
     }
 
     @Test
+    void aColumnTheSegmentLacksComesBackAllNull() {
+        SegmentTestData data = new SegmentTestData(8, 3, 30);
+        SegmentFile file = SegmentFile.of(0, 7, 1);
+        SegmentWriter.write(NioFileIO.INSTANCE, tmp(), segments(), file, data.all(), config("lz4"), 0);
+        org.apache.arrow.vector.types.pojo.Schema wanted = new org.apache.arrow.vector.types.pojo.Schema(List.of(
+                SegmentArrow.timeField(), SegmentArrow.fieldField("added_later", io.chronix.engine.model.FieldType.FLOAT),
+                SegmentArrow.fieldField("i", io.chronix.engine.model.FieldType.INTEGER)));
+        try (SegmentReader r = SegmentReader.open(NioFileIO.INSTANCE, file.resolve(segments()));
+             VectorSchemaRoot root = r.readRowGroupAs(allocator, 0, wanted)) {
+            assertThat(root.getSchema().getFields()).extracting(org.apache.arrow.vector.types.pojo.Field::getName)
+                    .containsExactly("time", "added_later", "i");
+            Float8Vector added = (Float8Vector) root.getVector("added_later");
+            assertThat(added.getValueCount()).isEqualTo(data.rows);
+            assertThat(added.getNullCount()).isEqualTo(data.rows);
+            assertThat(((TimeStampNanoVector) root.getVector("time")).get(0)).isEqualTo(data.time[0]);
+            org.apache.arrow.vector.types.pojo.Schema wrongType = new org.apache.arrow.vector.types.pojo.Schema(List.of(
+                    SegmentArrow.fieldField("i", io.chronix.engine.model.FieldType.FLOAT)));
+            assertThatThrownBy(() -> r.readRowGroupAs(allocator, 0, wrongType)).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
     void doubleCloseIsHarmlessAndReadsAfterCloseAreRefused() {
         SegmentTestData data = new SegmentTestData(2, 2, 10);
         SegmentFile file = SegmentFile.of(0, 4, 1);
