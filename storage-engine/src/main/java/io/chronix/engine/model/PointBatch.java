@@ -1,5 +1,6 @@
 package io.chronix.engine.model;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -314,6 +315,14 @@ public final class PointBatch {
         private String[] strings = new String[16];
         private int stringCount;
 
+        // The same dictionary keyed by UTF-8 bytes, for parsers: an open-addressing table of id + 1
+        // (0 = empty) with each slot's hash, and each entry's bytes (null for strings interned as a
+        // String and not yet looked up by bytes). A subset of {@code ids}, never disagreeing with it.
+        private int[] byteSlots = new int[32];
+        private int[] byteSlotHashes = new int[32];
+        private byte[][] utf8 = new byte[16][];
+        private int byteEntries;
+
         private int size;
         private long[] timestamps = new long[16];
         private int[] measurements = new int[16];
@@ -335,6 +344,10 @@ public final class PointBatch {
         }
 
         public Builder beginPoint(String measurement, long timestamp) {
+            return beginPointId(intern(measurement), timestamp);
+        }
+
+        private Builder beginPointId(int measurementId, long timestamp) {
             if (open) {
                 throw new IllegalStateException("previous point not ended");
             }
@@ -346,19 +359,24 @@ public final class PointBatch {
                 fieldStart = Arrays.copyOf(fieldStart, n + 1);
             }
             timestamps[size] = timestamp;
-            measurements[size] = intern(measurement);
+            measurements[size] = measurementId;
             open = true;
             return this;
         }
 
         public Builder tag(String key, String value) {
             requireOpen();
+            return tagId(intern(key), intern(value));
+        }
+
+        private Builder tagId(int keyId, int valueId) {
+            requireOpen();
             if (tagCount == tagKeys.length) {
                 tagKeys = Arrays.copyOf(tagKeys, tagCount * 2);
                 tagValues = Arrays.copyOf(tagValues, tagCount * 2);
             }
-            tagKeys[tagCount] = intern(key);
-            tagValues[tagCount] = intern(value);
+            tagKeys[tagCount] = keyId;
+            tagValues[tagCount] = valueId;
             tagCount++;
             return this;
         }
@@ -387,17 +405,109 @@ public final class PointBatch {
 
         private Builder field(String name, FieldType type, long bits) {
             requireOpen();
+            return fieldId(intern(name), type, bits);
+        }
+
+        private Builder fieldId(int nameId, FieldType type, long bits) {
+            requireOpen();
             if (fieldCount == fieldNames.length) {
                 int n = fieldCount * 2;
                 fieldNames = Arrays.copyOf(fieldNames, n);
                 fieldTypes = Arrays.copyOf(fieldTypes, n);
                 fieldValues = Arrays.copyOf(fieldValues, n);
             }
-            fieldNames[fieldCount] = intern(name);
+            fieldNames[fieldCount] = nameId;
             fieldTypes[fieldCount] = (byte) type.code();
             fieldValues[fieldCount] = bits;
             fieldCount++;
             return this;
+        }
+
+        /**
+         * The dictionary id of the UTF-8 string in {@code bytes[off, off + len)}, adding it if new. A
+         * string already in the batch costs no allocation (a hash and a byte comparison); a new one
+         * costs its String and a copy of its bytes. The caller guarantees valid UTF-8 (a parser
+         * validates it, to report where it is not); invalid sequences would become U+FFFD.
+         */
+        public int internUtf8(byte[] bytes, int off, int len) {
+            Objects.checkFromIndexSize(off, len, bytes.length);
+            int h = 0;
+            for (int i = off, end = off + len; i < end; i++) {
+                h = 31 * h + bytes[i];
+            }
+            h ^= h >>> 16;
+            int mask = byteSlots.length - 1;
+            int i = h & mask;
+            for (int slot; (slot = byteSlots[i]) != 0; i = (i + 1) & mask) {
+                if (byteSlotHashes[i] == h) {
+                    byte[] e = utf8[slot - 1];
+                    if (Arrays.equals(e, 0, e.length, bytes, off, off + len)) {
+                        return slot - 1;
+                    }
+                }
+            }
+            int id = intern(new String(bytes, off, len, StandardCharsets.UTF_8));
+            if (utf8.length < strings.length) {
+                utf8 = Arrays.copyOf(utf8, strings.length);
+            }
+            utf8[id] = Arrays.copyOfRange(bytes, off, off + len);
+            byteSlots[i] = id + 1;
+            byteSlotHashes[i] = h;
+            if (++byteEntries * 2 > byteSlots.length) {
+                rehashBytes(byteSlots.length * 2);
+            }
+            return id;
+        }
+
+        private void rehashBytes(int capacity) {
+            int[] oldSlots = byteSlots;
+            int[] oldHashes = byteSlotHashes;
+            byteSlots = new int[capacity];
+            byteSlotHashes = new int[capacity];
+            int mask = capacity - 1;
+            for (int j = 0; j < oldSlots.length; j++) {
+                if (oldSlots[j] != 0) {
+                    int i = oldHashes[j] & mask;
+                    while (byteSlots[i] != 0) {
+                        i = (i + 1) & mask;
+                    }
+                    byteSlots[i] = oldSlots[j];
+                    byteSlotHashes[i] = oldHashes[j];
+                }
+            }
+        }
+
+        /** The dictionary string of an id this builder returned. */
+        public String string(int id) {
+            return strings[Objects.checkIndex(id, stringCount)];
+        }
+
+        /** {@link #beginPoint(String, long)} with an interned measurement. */
+        public Builder beginPoint(int measurementId, long timestamp) {
+            Objects.checkIndex(measurementId, stringCount);
+            return beginPointId(measurementId, timestamp);
+        }
+
+        /** {@link #tag(String, String)} with interned key and value. */
+        public Builder tag(int keyId, int valueId) {
+            Objects.checkIndex(keyId, stringCount);
+            Objects.checkIndex(valueId, stringCount);
+            return tagId(keyId, valueId);
+        }
+
+        /**
+         * A field with an interned name and its raw bits as in the {@link PointBatch} class comment
+         * (for STRING, an interned id; for BOOLEAN, 0 or 1).
+         */
+        public Builder field(int nameId, FieldType type, long bits) {
+            Objects.checkIndex(nameId, stringCount);
+            Objects.requireNonNull(type, "type");
+            if (type == FieldType.STRING) {
+                Objects.checkIndex(bits, (long) stringCount);
+            } else if (type == FieldType.BOOLEAN && bits != 0 && bits != 1) {
+                throw new IllegalArgumentException("boolean bits must be 0 or 1: " + bits);
+            }
+            return fieldId(nameId, type, bits);
         }
 
         /**
@@ -446,6 +556,11 @@ public final class PointBatch {
         /** Forgets every point and string, keeping the arrays for reuse. */
         public Builder reset() {
             ids.clear();
+            if (byteEntries > 0) {
+                Arrays.fill(byteSlots, 0);
+                Arrays.fill(utf8, 0, Math.min(stringCount, utf8.length), null);
+                byteEntries = 0;
+            }
             Arrays.fill(strings, 0, stringCount, null);
             stringCount = 0;
             size = 0;

@@ -1,0 +1,778 @@
+package io.chronix.engine.ingest;
+
+import io.chronix.engine.model.FieldType;
+import io.chronix.engine.model.PointBatch;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The InfluxDB line protocol, parsed from bytes straight into a {@link PointBatch.Builder}: no
+ * String per line and no object per point (a string costs one dictionary entry per batch, see
+ * {@link PointBatch.Builder#internUtf8}).
+ *
+ * <pre>
+ *   measurement[,tag_key=tag_value...] field_key=field_value[,field_key=field_value...] [timestamp]
+ * </pre>
+ *
+ * <ul>
+ *   <li>Lines end at {@code \n} ({@code \r\n} too); blank lines and lines whose first non-blank
+ *       character is {@code #} (comments) are skipped. Leading spaces and tabs are ignored.</li>
+ *   <li>Escapes, a backslash before the character: in a measurement {@code , space \}; in tag keys,
+ *       tag values and field keys {@code , = space \}; in string field values {@code " \}. A
+ *       backslash before any other character is itself (so {@code \\} is one backslash, and so is a
+ *       lone {@code \}). An unescaped {@code =} in a tag value is an error, as in InfluxDB.</li>
+ *   <li>Sections are separated by one space or more; spaces and tabs may end the line. (Tabs do
+ *       not separate sections: a tab is an ordinary character of a name, as in InfluxDB.)</li>
+ *   <li>Field values: floats ({@code 1}, {@code -1.5}, {@code .5}, {@code 1.}, {@code 1e-3},
+ *       {@code 1.5E+10}; finite only), integers {@code 1i} (int64), unsigned {@code 1u} (uint64),
+ *       booleans {@code t T true True TRUE f F false False FALSE}, strings {@code "…"} (may span
+ *       lines).</li>
+ *   <li>Timestamp: an optional signed integer in the given {@link Precision}; absent, it is the
+ *       receipt time passed in (truncated to the precision; every such point of a request shares
+ *       it). A timestamp whose nanoseconds overflow int64 is an error.</li>
+ *   <li>Names, tag values and strings must be valid UTF-8. A point needs at least one field;
+ *       a duplicate tag key or field name in one line is an error.</li>
+ * </ul>
+ *
+ * Every rejected line is counted and the first {@link #MAX_REPORTED_ERRORS} reported with line,
+ * column (in characters) and what was expected; parsing continues with the next line, so the
+ * caller decides between all-or-nothing and partial writes.
+ *
+ * <p>Threading: not thread-safe; reusable (it keeps its scratch arrays between calls).
+ */
+public final class LineProtocolParser {
+
+    public static final int MAX_REPORTED_ERRORS = 100;
+
+    private static final int MEASUREMENT = 0;
+    private static final int KEY = 1;
+    private static final int STRING = 2;
+    private static final long MAX_SAFE_MANTISSA = 1L << 53;
+    private static final double[] POW10 = new double[23];
+
+    static {
+        double p = 1;
+        for (int i = 0; i < POW10.length; i++) {
+            POW10[i] = p;
+            p *= 10;
+        }
+    }
+
+    // the input of the running call
+    private byte[] b;
+    private int end;
+    private int lineNo;
+    private int lineStart;
+    private int eol;   // end of the current line's content ('\r' of "\r\n" excluded)
+    private int nl;    // index of the line's '\n', or end
+    private int extraLines; // newlines inside string values of the current line
+
+    // the current line's tokens
+    private int mOff;
+    private int mLen;
+    private boolean mEsc;
+    private int tagCount;
+    private int[] tkOff = new int[16];
+    private int[] tkLen = new int[16];
+    private int[] tvOff = new int[16];
+    private int[] tvLen = new int[16];
+    private byte[] tagEsc = new byte[16]; // bit 0 key, bit 1 value
+    private int fieldCount;
+    private int[] fkOff = new int[16];
+    private int[] fkLen = new int[16];
+    private boolean[] fkEsc = new boolean[16];
+    private byte[] fType = new byte[16];
+    private long[] fBits = new long[16];
+    private int[] fvOff = new int[16];
+    private int[] fvLen = new int[16];
+    private boolean[] fvEsc = new boolean[16];
+    private long timestamp;
+
+    private byte[] unescaped = new byte[256];
+    private int[] pointLines = new int[256];
+    private int points;
+    private List<LineError> errors;
+    private int rejected;
+
+    // the error of the line being parsed
+    private int errPos;
+    private String errMsg;
+
+    /** Parses all of {@code buf}; see {@link #parse(byte[], int, int, Precision, long, PointBatch.Builder)}. */
+    public ParseResult parse(byte[] buf, Precision precision, long receiptNanos, PointBatch.Builder into) {
+        return parse(buf, 0, buf.length, precision, receiptNanos, into);
+    }
+
+    /**
+     * Parses {@code buf[off, off + len)} and adds every valid line's point to {@code into}.
+     *
+     * @param receiptNanos the server's time at receipt, for lines without a timestamp
+     * @return counts, the first {@value #MAX_REPORTED_ERRORS} errors, and each point's line
+     */
+    public ParseResult parse(byte[] buf, int off, int len, Precision precision, long receiptNanos, PointBatch.Builder into) {
+        Objects.checkFromIndexSize(off, len, buf.length);
+        Objects.requireNonNull(precision, "precision");
+        Objects.requireNonNull(into, "into");
+        this.b = buf;
+        this.end = off + len;
+        this.errors = new ArrayList<>();
+        this.rejected = 0;
+        this.points = 0;
+        long unit = precision.nanos();
+        long defaultTs = Math.floorDiv(receiptNanos, unit) * unit;
+        int lines = 0;
+        int p = off;
+        lineNo = 0;
+        while (p < end) {
+            lineNo++;
+            lineStart = p;
+            nl = indexOfNewline(p);
+            eol = nl > p && b[nl - 1] == '\r' ? nl - 1 : nl;
+            int q = p;
+            while (q < eol && (b[q] == ' ' || b[q] == '\t')) {
+                q++;
+            }
+            if (q == eol || b[q] == '#') {
+                p = nl + 1;
+                continue;
+            }
+            lines++;
+            extraLines = 0;
+            if (parseLine(q, unit, defaultTs) && checkUtf8(q, eol)) {
+                emit(into);
+            } else {
+                reject();
+            }
+            p = nl + 1;
+            lineNo += extraLines;
+        }
+        this.b = null;
+        return new ParseResult(lines, points, rejected, errors, Arrays.copyOf(pointLines, points));
+    }
+
+    private int indexOfNewline(int from) {
+        for (int i = from; i < end; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return end;
+    }
+
+    private boolean fail(int pos, String message) {
+        errPos = pos;
+        errMsg = message;
+        return false;
+    }
+
+    private void reject() {
+        rejected++;
+        if (errors.size() < MAX_REPORTED_ERRORS) {
+            int line = lineNo;
+            int from = lineStart;
+            for (int i = lineStart; i < errPos && i < end; i++) {
+                if (b[i] == '\n') {
+                    line++;
+                    from = i + 1;
+                }
+            }
+            int column = 1;
+            for (int i = from; i < errPos && i < end; i++) {
+                if ((b[i] & 0xC0) != 0x80) {
+                    column++;
+                }
+            }
+            errors.add(new LineError(line, column, errMsg));
+        }
+    }
+
+    // ------------------------------------------------------------------------------ one line
+
+    private boolean parseLine(int p, long unit, long defaultTs) {
+        // measurement
+        int i = p;
+        boolean esc = false;
+        while (i < eol) {
+            byte c = b[i];
+            if (c == ',' || c == ' ') {
+                break;
+            }
+            if (c == '\\' && i + 1 < eol) {
+                byte n = b[i + 1];
+                if (n == ',' || n == ' ' || n == '\\') {
+                    esc = true;
+                    i += 2;
+                    continue;
+                }
+            }
+            i++;
+        }
+        if (i == p) {
+            return fail(i, "expected a measurement name");
+        }
+        mOff = p;
+        mLen = i - p;
+        mEsc = esc;
+        // tags
+        tagCount = 0;
+        while (i < eol && b[i] == ',') {
+            i++;
+            int k = i;
+            esc = false;
+            while (true) {
+                if (i == eol) {
+                    return fail(i, "expected '=' after tag key");
+                }
+                byte c = b[i];
+                if (c == '=') {
+                    break;
+                }
+                if (c == ',' || c == ' ') {
+                    return fail(i, i == k ? "expected a tag key" : "expected '=' after tag key");
+                }
+                if (c == '\\' && i + 1 < eol && isKeyEscapable(b[i + 1])) {
+                    esc = true;
+                    i += 2;
+                } else {
+                    i++;
+                }
+            }
+            if (i == k) {
+                return fail(i, "expected a tag key");
+            }
+            int kLen = i - k;
+            boolean kEsc = esc;
+            i++;
+            int v = i;
+            esc = false;
+            while (i < eol) {
+                byte c = b[i];
+                if (c == ',' || c == ' ') {
+                    break;
+                }
+                if (c == '=') {
+                    return fail(i, "expected ',' or ' ' after tag value (write '=' in a tag value as '\\=')");
+                }
+                if (c == '\\' && i + 1 < eol && isKeyEscapable(b[i + 1])) {
+                    esc = true;
+                    i += 2;
+                } else {
+                    i++;
+                }
+            }
+            if (i == v) {
+                return fail(i, "expected a tag value");
+            }
+            addTag(k, kLen, kEsc, v, i - v, esc);
+        }
+        if (i == eol) {
+            return fail(i, "expected a space and a field set (key=value)");
+        }
+        assert b[i] == ' ';
+        i = skipSpaces(i + 1);
+        if (i == eol) {
+            return fail(i, "expected a field set (key=value)");
+        }
+        // fields
+        fieldCount = 0;
+        while (true) {
+            int k = i;
+            esc = false;
+            while (true) {
+                if (i == eol) {
+                    return fail(i, i == k ? "expected a field key" : "expected '=' after field key");
+                }
+                byte c = b[i];
+                if (c == '=') {
+                    break;
+                }
+                if (c == ',' || c == ' ') {
+                    return fail(i, i == k ? "expected a field key" : "expected '=' after field key");
+                }
+                if (c == '\\' && i + 1 < eol && isKeyEscapable(b[i + 1])) {
+                    esc = true;
+                    i += 2;
+                } else {
+                    i++;
+                }
+            }
+            if (i == k) {
+                return fail(i, "expected a field key");
+            }
+            int kLen = i - k;
+            i++;
+            i = fieldValue(i, k, kLen, esc);
+            if (i < 0) {
+                return false;
+            }
+            if (i == eol) {
+                timestamp = defaultTs;
+                return true;
+            }
+            byte c = b[i];
+            if (c == ',') {
+                i++;
+                continue;
+            }
+            if (c != ' ') {
+                return fail(i, "expected ',' or ' ' after field value");
+            }
+            break;
+        }
+        i = skipSpaces(i);
+        if (i == eol) {
+            timestamp = defaultTs;
+            return true;
+        }
+        return parseTimestamp(i, unit);
+    }
+
+    private int skipSpaces(int i) {
+        while (i < eol && b[i] == ' ') {
+            i++;
+        }
+        return i;
+    }
+
+    private int skipBlanks(int i) {
+        while (i < eol && (b[i] == ' ' || b[i] == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean isKeyEscapable(byte n) {
+        return n == ',' || n == '=' || n == ' ' || n == '\\';
+    }
+
+    private void addTag(int k, int kLen, boolean kEsc, int v, int vLen, boolean vEsc) {
+        if (tagCount == tkOff.length) {
+            int n = tagCount * 2;
+            tkOff = Arrays.copyOf(tkOff, n);
+            tkLen = Arrays.copyOf(tkLen, n);
+            tvOff = Arrays.copyOf(tvOff, n);
+            tvLen = Arrays.copyOf(tvLen, n);
+            tagEsc = Arrays.copyOf(tagEsc, n);
+        }
+        tkOff[tagCount] = k;
+        tkLen[tagCount] = kLen;
+        tvOff[tagCount] = v;
+        tvLen[tagCount] = vLen;
+        tagEsc[tagCount] = (byte) ((kEsc ? 1 : 0) | (vEsc ? 2 : 0));
+        tagCount++;
+    }
+
+    private void addField(int k, int kLen, boolean kEsc, FieldType type, long bits, int v, int vLen, boolean vEsc) {
+        if (fieldCount == fkOff.length) {
+            int n = fieldCount * 2;
+            fkOff = Arrays.copyOf(fkOff, n);
+            fkLen = Arrays.copyOf(fkLen, n);
+            fkEsc = Arrays.copyOf(fkEsc, n);
+            fType = Arrays.copyOf(fType, n);
+            fBits = Arrays.copyOf(fBits, n);
+            fvOff = Arrays.copyOf(fvOff, n);
+            fvLen = Arrays.copyOf(fvLen, n);
+            fvEsc = Arrays.copyOf(fvEsc, n);
+        }
+        fkOff[fieldCount] = k;
+        fkLen[fieldCount] = kLen;
+        fkEsc[fieldCount] = kEsc;
+        fType[fieldCount] = (byte) type.code();
+        fBits[fieldCount] = bits;
+        fvOff[fieldCount] = v;
+        fvLen[fieldCount] = vLen;
+        fvEsc[fieldCount] = vEsc;
+        fieldCount++;
+    }
+
+    /** Parses the value at {@code i}; returns the index after it, or -1 after {@link #fail}. */
+    private int fieldValue(int i, int k, int kLen, boolean kEsc) {
+        if (i == eol) {
+            fail(i, "expected a field value");
+            return -1;
+        }
+        byte c = b[i];
+        if (c == '"') {
+            return stringValue(i, k, kLen, kEsc);
+        }
+        if (c == '-' || c == '.' || (c >= '0' && c <= '9')) {
+            return numberValue(i, k, kLen, kEsc);
+        }
+        if (c == 't' || c == 'T' || c == 'f' || c == 'F') {
+            int j = i;
+            while (j < eol && b[j] != ',' && b[j] != ' ') {
+                j++;
+            }
+            int bool = booleanOf(i, j - i);
+            if (bool < 0) {
+                fail(i, "expected a boolean: t, T, true, True, TRUE, f, F, false, False or FALSE");
+                return -1;
+            }
+            addField(k, kLen, kEsc, FieldType.BOOLEAN, bool, 0, 0, false);
+            return j;
+        }
+        fail(i, "expected a field value: a float (1.5), an integer (1i), an unsigned integer (1u), a \"string\" or a boolean");
+        return -1;
+    }
+
+    private int booleanOf(int i, int len) {
+        byte c = b[i];
+        if (len == 1) {
+            return c == 't' || c == 'T' ? 1 : 0; // c is one of t T f F
+        }
+        if (len == 4 && (matches(i, "true") || matches(i, "True") || matches(i, "TRUE"))) {
+            return 1;
+        }
+        if (len == 5 && (matches(i, "false") || matches(i, "False") || matches(i, "FALSE"))) {
+            return 0;
+        }
+        return -1;
+    }
+
+    private boolean matches(int i, String ascii) {
+        for (int j = 0; j < ascii.length(); j++) {
+            if (b[i + j] != ascii.charAt(j)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int stringValue(int open, int k, int kLen, boolean kEsc) {
+        int j = open + 1;
+        boolean esc = false;
+        int newlines = 0;
+        while (true) {
+            if (j >= end) {
+                fail(open, "expected a closing '\"' of the string value");
+                return -1;
+            }
+            byte c = b[j];
+            if (c == '"') {
+                break;
+            }
+            if (c == '\\' && j + 1 < end && (b[j + 1] == '"' || b[j + 1] == '\\')) {
+                esc = true;
+                j += 2;
+                continue;
+            }
+            if (c == '\n') {
+                newlines++;
+            }
+            j++;
+        }
+        if (j >= eol) {
+            // the string spans lines: the line now ends at the first newline after its closing quote
+            extraLines += newlines;
+            nl = indexOfNewline(j + 1);
+            eol = nl > j + 1 && b[nl - 1] == '\r' ? nl - 1 : nl;
+        }
+        addField(k, kLen, kEsc, FieldType.STRING, 0, open + 1, j - open - 1, esc);
+        return j + 1;
+    }
+
+    private int numberValue(int s, int k, int kLen, boolean kEsc) {
+        int i = s;
+        boolean neg = b[i] == '-';
+        if (neg) {
+            i++;
+        }
+        // integer digits, accumulated as unsigned 64 bits with an overflow flag
+        int intStart = i;
+        long acc = 0;
+        boolean overflow = false;
+        long mant = 0;
+        int mantDigits = 0;   // significant digits in mant (leading zeros skipped)
+        int dropped = 0;      // integer digits beyond what mant can hold
+        boolean truncated = false;
+        while (i < eol && b[i] >= '0' && b[i] <= '9') {
+            int d = b[i] - '0';
+            if (Long.compareUnsigned(acc, 1844674407370955161L) > 0 || (acc == 1844674407370955161L && d > 5)) {
+                overflow = true;
+            } else {
+                acc = acc * 10 + d;
+            }
+            if (mantDigits < 18) {
+                if (mant != 0 || d != 0) {
+                    mant = mant * 10 + d;
+                    mantDigits++;
+                }
+            } else {
+                dropped++;
+                truncated = true;
+            }
+            i++;
+        }
+        int intDigits = i - intStart;
+        if (i < eol && (b[i] == 'i' || b[i] == 'u')) {
+            boolean unsigned = b[i] == 'u';
+            if (intDigits == 0) {
+                fail(i, "expected digits before '" + (char) b[i] + "'");
+                return -1;
+            }
+            if (unsigned && neg) {
+                fail(s, "expected an unsigned integer: it cannot be negative");
+                return -1;
+            }
+            long value;
+            if (unsigned) {
+                if (overflow) {
+                    fail(s, "unsigned integer out of range: expected at most 18446744073709551615");
+                    return -1;
+                }
+                value = acc;
+            } else if (neg) {
+                if (overflow || Long.compareUnsigned(acc, Long.MIN_VALUE) > 0) {
+                    fail(s, "integer out of range: expected at least -9223372036854775808");
+                    return -1;
+                }
+                value = -acc;
+            } else {
+                if (overflow || acc < 0) {
+                    fail(s, "integer out of range: expected at most 9223372036854775807");
+                    return -1;
+                }
+                value = acc;
+            }
+            addField(k, kLen, kEsc, unsigned ? FieldType.UNSIGNED : FieldType.INTEGER, value, 0, 0, false);
+            return i + 1;
+        }
+        // float: [digits] [. [digits]] [e [+-] digits]
+        int fracDigits = 0;
+        if (i < eol && b[i] == '.') {
+            i++;
+            int f0 = i;
+            while (i < eol && b[i] >= '0' && b[i] <= '9') {
+                int d = b[i] - '0';
+                if (mantDigits < 18) {
+                    if (mant != 0 || d != 0) {
+                        mant = mant * 10 + d;
+                        mantDigits++;
+                    }
+                    fracDigits++;
+                } else {
+                    truncated = true;
+                }
+                i++;
+            }
+            if (intDigits == 0 && i == f0) {
+                fail(s, "expected digits in the number");
+                return -1;
+            }
+        } else if (intDigits == 0) {
+            fail(i, "expected digits in the number");
+            return -1;
+        }
+        int exp = 0;
+        if (i < eol && (b[i] == 'e' || b[i] == 'E')) {
+            i++;
+            boolean expNeg = false;
+            if (i < eol && (b[i] == '+' || b[i] == '-')) {
+                expNeg = b[i] == '-';
+                i++;
+            }
+            int e0 = i;
+            while (i < eol && b[i] >= '0' && b[i] <= '9') {
+                if (exp < 100_000) {
+                    exp = exp * 10 + (b[i] - '0');
+                }
+                i++;
+            }
+            if (i == e0) {
+                fail(i, "expected digits in the exponent");
+                return -1;
+            }
+            if (expNeg) {
+                exp = -exp;
+            }
+        }
+        if (i < eol && b[i] != ',' && b[i] != ' ') {
+            fail(i, "expected ',' or ' ' after the number (integers end in i, unsigned in u)");
+            return -1;
+        }
+        double v;
+        int e10 = exp - fracDigits + dropped;
+        if (!truncated && mant < MAX_SAFE_MANTISSA && e10 >= -22 && e10 <= 22) {
+            // Clinger's fast path: both operands exact, one correctly rounded operation
+            v = e10 >= 0 ? mant * POW10[e10] : mant / POW10[-e10];
+        } else if (mant == 0) {
+            v = 0;
+        } else {
+            v = Math.abs(Double.parseDouble(new String(b, s, i - s, StandardCharsets.ISO_8859_1)));
+        }
+        if (Double.isInfinite(v)) {
+            fail(s, "float out of range: expected a finite float");
+            return -1;
+        }
+        addField(k, kLen, kEsc, FieldType.FLOAT, Double.doubleToRawLongBits(neg ? -v : v), 0, 0, false);
+        return i;
+    }
+
+    private boolean parseTimestamp(int i, long unit) {
+        int s = i;
+        boolean neg = i < eol && b[i] == '-';
+        if (neg) {
+            i++;
+        }
+        int d0 = i;
+        long acc = 0;
+        boolean overflow = false;
+        while (i < eol && b[i] >= '0' && b[i] <= '9') {
+            int d = b[i] - '0';
+            if (acc > (Long.MAX_VALUE - d) / 10) {
+                overflow = true;
+            } else {
+                acc = acc * 10 + d;
+            }
+            i++;
+        }
+        if (i == d0 || (i < eol && b[i] != ' ' && b[i] != '\t')) {
+            return fail(i == d0 ? s : i, i == d0 ? "expected a timestamp (an integer) or the end of the line"
+                    : "expected the end of the line after the timestamp");
+        }
+        if (skipBlanks(i) != eol) {
+            return fail(skipBlanks(i), "expected the end of the line after the timestamp");
+        }
+        long t = neg ? -acc : acc;
+        if (!overflow) {
+            long r = t * unit;
+            if (unit == 1 || (Math.abs(t) <= Long.MAX_VALUE / unit)) {
+                timestamp = r;
+                return true;
+            }
+        }
+        return fail(s, "timestamp out of range: expected nanoseconds since the epoch to fit in 64 bits");
+    }
+
+    // ------------------------------------------------------------------------------ UTF-8
+
+    /** Valid UTF-8 (no overlongs, no surrogates, at most U+10FFFF) in {@code [from, to)}; else {@link #fail}. */
+    private boolean checkUtf8(int from, int to) {
+        int i = from;
+        // fast skip over ASCII
+        while (i < to && b[i] >= 0) {
+            i++;
+        }
+        while (i < to) {
+            int c = b[i] & 0xFF;
+            if (c < 0x80) {
+                i++;
+                continue;
+            }
+            int n;
+            int min;
+            if (c >= 0xC2 && c <= 0xDF) {
+                n = 1;
+                min = 0x80;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                n = 2;
+                min = 0x800;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                n = 3;
+                min = 0x10000;
+            } else {
+                return fail(i, "expected valid UTF-8");
+            }
+            if (i + n >= to) {
+                return fail(i, "expected valid UTF-8");
+            }
+            int cp = c & (0x3F >> n);
+            for (int j = 1; j <= n; j++) {
+                int cc = b[i + j] & 0xFF;
+                if ((cc & 0xC0) != 0x80) {
+                    return fail(i, "expected valid UTF-8");
+                }
+                cp = (cp << 6) | (cc & 0x3F);
+            }
+            if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                return fail(i, "expected valid UTF-8");
+            }
+            i += n + 1;
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------------------ into the batch
+
+    private void emit(PointBatch.Builder into) {
+        int m = intern(into, mOff, mLen, mEsc, MEASUREMENT);
+        into.beginPoint(m, timestamp);
+        for (int t = 0; t < tagCount; t++) {
+            int key = intern(into, tkOff[t], tkLen[t], (tagEsc[t] & 1) != 0, KEY);
+            int value = intern(into, tvOff[t], tvLen[t], (tagEsc[t] & 2) != 0, KEY);
+            into.tag(key, value);
+        }
+        for (int f = 0; f < fieldCount; f++) {
+            int name = intern(into, fkOff[f], fkLen[f], fkEsc[f], KEY);
+            FieldType type = FieldType.ofCode(fType[f]);
+            long bits = type == FieldType.STRING ? intern(into, fvOff[f], fvLen[f], fvEsc[f], STRING) : fBits[f];
+            into.field(name, type, bits);
+        }
+        try {
+            into.endPoint();
+        } catch (IllegalArgumentException e) {
+            fail(duplicatePosition(), e.getMessage() + " (expected each tag key and field name once per line)");
+            reject();
+            return;
+        }
+        if (points == pointLines.length) {
+            pointLines = Arrays.copyOf(pointLines, points * 2);
+        }
+        pointLines[points++] = lineNo;
+    }
+
+    /** Where the second of two equal tag keys or field names starts (the error path only). */
+    private int duplicatePosition() {
+        for (int t = 1; t < tagCount; t++) {
+            for (int u = 0; u < t; u++) {
+                if (sameBytes(tkOff[t], tkLen[t], tkOff[u], tkLen[u])) {
+                    return tkOff[t];
+                }
+            }
+        }
+        for (int f = 1; f < fieldCount; f++) {
+            for (int g = 0; g < f; g++) {
+                if (sameBytes(fkOff[f], fkLen[f], fkOff[g], fkLen[g])) {
+                    return fkOff[f];
+                }
+            }
+        }
+        return mOff;
+    }
+
+    private boolean sameBytes(int a, int aLen, int c, int cLen) {
+        return Arrays.equals(b, a, a + aLen, b, c, c + cLen);
+    }
+
+    private int intern(PointBatch.Builder into, int off, int len, boolean escaped, int kind) {
+        if (!escaped) {
+            return into.internUtf8(b, off, len);
+        }
+        if (unescaped.length < len) {
+            unescaped = new byte[Math.max(len, unescaped.length * 2)];
+        }
+        int n = 0;
+        for (int i = off, to = off + len; i < to; i++) {
+            byte c = b[i];
+            if (c == '\\' && i + 1 < to) {
+                byte x = b[i + 1];
+                boolean pair = switch (kind) {
+                    case MEASUREMENT -> x == ',' || x == ' ' || x == '\\';
+                    case KEY -> isKeyEscapable(x);
+                    default -> x == '"' || x == '\\';
+                };
+                if (pair) {
+                    unescaped[n++] = x;
+                    i++;
+                    continue;
+                }
+            }
+            unescaped[n++] = c;
+        }
+        return into.internUtf8(unescaped, 0, n);
+    }
+}
