@@ -19,18 +19,21 @@
  *
  * // 2. write: streaming, temp file in tmpDir -> fsync -> rename -> directory fsync; also writes the .series sidecar
  * SegmentFile file = SegmentFile.of(shardId, nanos, counter);  // shard_{id}/seg_{nanos}_{counter}.csx
- * try (SegmentWriter w = SegmentWriter.create(io, tmpDir, segmentsDir, file, SegmentWriterConfig.defaults(), maxWalSequence)) {
- *     w.append(cols);                                          // any number of times, same measurement and columns, order continuing
- *     SegmentMeta meta = w.finish();                           // header, column stats, row groups, series, file size
- * }                                                            // close without finish deletes the temp file
+ * SegmentWriter.Written w = SegmentWriter.write(io, tmpDir, segmentsDir, file,
+ *         List.of(cols),                                       // one or more parts: same measurement and columns, order continuing
+ *         SegmentWriterConfig.defaults(), maxWalSequence);     // a failure publishes nothing and removes the temp file
+ * w.meta();                                                    // header, column stats, row groups, series, file size, CRC
+ * w.series();                                                  // SeriesIndex: the series keys (also written as the .series sidecar)
  *
- * // 3. read: open verifies magic, version (equality), footer, whole-file CRC-32C and all metadata bounds
+ * // 3. read: open verifies magic, version (equality), footer, whole-file CRC-32C (once per process per
+ * //    length/mtime/inode of a settled file) and all metadata bounds; every block read checks its CRC
  * try (SegmentReader r = SegmentReader.open(io, file.resolve(segmentsDir))) {
  *     r.header(); r.columns(); r.rowGroups(); r.series(); r.meta();
  *     for (int rg : r.rowGroupsOverlapping(minTime, maxTime)) {     // both ends inclusive; pruning only
  *         try (VectorSchemaRoot root = r.readRowGroup(allocator, rg, List.of("time", "hostname", "usage_user"))) { ... }
  *     }                                                          // null projection = every column; output in canonical order
  *     r.scanReverse(allocator, projection, minTime, maxTime, (rg, root) -> keepGoing);  // newest row group first
+ *     r.readRowGroupAs(allocator, rg, tableSchema);            // exactly these columns; one the segment lacks is all NULL
  * }
  *
  * // 4. sidecar: the segment's series keys, rebuilt from the segment when missing or damaged
