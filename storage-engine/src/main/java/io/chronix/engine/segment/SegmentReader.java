@@ -67,6 +67,10 @@ public final class SegmentReader implements AutoCloseable {
     private final ZstdDictDecompress dictionary;
     private final long metadataOffset;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Decoders (with their grown scratch arrays) kept for the next read; at most {@value #POOLED} idle. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Decoder> decoders = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger pooled = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int POOLED = 4;
 
     /** Receives one decoded row group; return false to stop. The root is closed after the call. */
     @FunctionalInterface
@@ -377,7 +381,7 @@ public final class SegmentReader implements AutoCloseable {
         SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
         List<Integer> cols = project(projection);
         List<FieldVector> vectors = new ArrayList<>(cols.size());
-        Decoder d = new Decoder();
+        Decoder d = acquire();
         boolean ok = false;
         try {
             for (int c : cols) {
@@ -391,6 +395,7 @@ public final class SegmentReader implements AutoCloseable {
             ok = true;
             return root;
         } finally {
+            release(d);
             if (!ok) {
                 vectors.forEach(FieldVector::close);
             }
@@ -409,7 +414,7 @@ public final class SegmentReader implements AutoCloseable {
         checkOpen();
         SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
         List<FieldVector> vectors = new ArrayList<>(wanted.getFields().size());
-        Decoder d = new Decoder();
+        Decoder d = acquire();
         boolean ok = false;
         try {
             for (org.apache.arrow.vector.types.pojo.Field f : wanted.getFields()) {
@@ -437,6 +442,7 @@ public final class SegmentReader implements AutoCloseable {
             ok = true;
             return root;
         } finally {
+            release(d);
             if (!ok) {
                 vectors.forEach(FieldVector::close);
             }
@@ -449,12 +455,13 @@ public final class SegmentReader implements AutoCloseable {
      */
     public void verifyBlocks() {
         checkOpen();
-        Decoder d = new Decoder();
+        Decoder d = acquire();
         for (SegmentMeta.RowGroup g : meta.rowGroups()) {
             for (int c = 0; c < meta.columns().size(); c++) {
                 d.decodeOnly(meta.columns().get(c), g.blocks().get(c));
             }
         }
+        release(d);
     }
 
     /** The series keys, decoded from the tag blocks at each series' first row. */
@@ -467,7 +474,7 @@ public final class SegmentReader implements AutoCloseable {
         for (int s = 0; s < series.size(); s++) {
             values.add(new String[tags.size()]);
         }
-        Decoder d = new Decoder();
+        Decoder d = acquire();
         int s = 0;
         for (SegmentMeta.RowGroup g : meta.rowGroups()) {
             long end = g.firstRow() + g.rowCount();
@@ -492,6 +499,23 @@ public final class SegmentReader implements AutoCloseable {
             keys.add(new SeriesIndex.Key(Arrays.asList(values.get(k)), x.firstRow(), x.rowCount(), x.minTime(), x.maxTime()));
         }
         return new SeriesIndex(meta.crc(), meta.measurement(), names, keys);
+    }
+
+    private Decoder acquire() {
+        Decoder d = decoders.poll();
+        if (d == null) {
+            return new Decoder();
+        }
+        pooled.decrementAndGet();
+        return d;
+    }
+
+    private void release(Decoder d) {
+        if (pooled.incrementAndGet() <= POOLED) {
+            decoders.offer(d);
+        } else {
+            pooled.decrementAndGet();
+        }
     }
 
     private void checkOpen() {
