@@ -174,7 +174,7 @@ public final class Chronix implements AutoCloseable {
             deleteOrphans(segments);
             WalConfig walConfig = WalConfig.defaults(dir.resolve(DataDirectory.WAL)).withFsyncPolicy(config.fsyncPolicy())
                     .withFsyncInterval(config.fsyncInterval()).withMaxFileSize(config.walMaxFileSize()).withIo(io);
-            w = WalWriter.open(walConfig, walMetrics, 0, record -> replay(record.sequence(), record.type(),
+            w = WalWriter.open(walConfig, walMetrics, cat.walFloor(), record -> replay(record.sequence(), record.type(),
                     WalCodec.decode(record.payload()), floors));
             this.wal = w;
             if (config.fsyncPolicy() == FsyncPolicy.PERIODIC) {
@@ -468,7 +468,7 @@ public final class Chronix implements AutoCloseable {
                     present.add(c);
                 }
             }
-            store.read(SegmentFile.parse(e.file()), present, from, to, allocator, root -> merger.addArrow(root, from, to));
+            store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
         }
         int fieldCount = schema.fieldCount(request.measurement());
         int[] ordinalToField = new int[fieldCount];
@@ -738,6 +738,7 @@ public final class Chronix implements AutoCloseable {
         }
         catalog.addDeclarations(decls);
         schema.markPersisted(decls.size());
+        catalog.raiseWalFloor(floor);
         testHook.accept("before-wal-truncate");
         wal.truncateBefore(floor);
         testHook.accept("after-wal-truncate");
@@ -794,6 +795,43 @@ public final class Chronix implements AutoCloseable {
             n += c.active().estimatedBytes();
             Memtable f = c.frozen();
             n += f == null ? 0 : f.estimatedBytes();
+        }
+        return n;
+    }
+
+    /** Distinct series (measurement + tag set) this engine holds: its exact cardinality. */
+    public long seriesCount() {
+        return series.size();
+    }
+
+    /**
+     * How many distinct series of {@code batch} the engine does not hold yet (what writing it would
+     * add to {@link #seriesCount()}). Allocates two small arrays per point: for quota checks near a
+     * limit, not for every write.
+     */
+    public int newSeriesCount(PointBatch batch) {
+        Set<String> seen = null;
+        int n = 0;
+        for (int p = 0; p < batch.size(); p++) {
+            int tags = batch.tagCount(p);
+            String[] keys = new String[tags];
+            String[] values = new String[tags];
+            for (int i = 0; i < tags; i++) {
+                keys[i] = batch.tagKey(p, i);
+                values[i] = batch.tagValue(p, i);
+            }
+            if (series.find(batch.measurement(p), keys, values) == null) {
+                if (seen == null) {
+                    seen = new HashSet<>();
+                }
+                StringBuilder key = new StringBuilder(batch.measurement(p));
+                for (int i = 0; i < tags; i++) {
+                    key.append('\u0000').append(keys[i]).append('\u0000').append(values[i]);
+                }
+                if (seen.add(key.toString())) {
+                    n++;
+                }
+            }
         }
         return n;
     }

@@ -5,6 +5,7 @@ import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.error.FlushFailedException;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.ScanRequest;
+import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.segment.SegmentFile;
 import org.apache.arrow.memory.BufferAllocator;
@@ -58,9 +59,9 @@ class FailedFlushTest {
         }
 
         @Override
-        public void read(SegmentFile file, List<String> columns, long from, long to, BufferAllocator allocator,
-                Consumer<VectorSchemaRoot> sink) {
-            inner.read(file, columns, from, to, allocator, sink);
+        public void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags,
+                BufferAllocator allocator, Consumer<VectorSchemaRoot> sink) {
+            inner.read(file, columns, from, to, tags, allocator, sink);
         }
 
         @Override

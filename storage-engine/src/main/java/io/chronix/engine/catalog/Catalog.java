@@ -49,6 +49,7 @@ public final class Catalog implements AutoCloseable {
     private final Map<String, SegmentEntry> segments = new LinkedHashMap<>();
     private final List<CatalogDeclaration> declarations = new ArrayList<>();
     private long nextSegmentId = 1;
+    private long walFloor;
     private final CRC32C crc = new CRC32C();
 
     private Catalog(FileIO io, Path file) {
@@ -170,6 +171,7 @@ public final class Catalog implements AutoCloseable {
                 }
             }
             case CatalogFormat.TYPE_SCHEMA -> declarations.addAll(CatalogFormat.decodeSchema(body));
+            case CatalogFormat.TYPE_WAL_FLOOR -> walFloor = Math.max(walFloor, CatalogFormat.decodeWalFloor(body));
             default -> throw new CatalogFormat.BadBody("unknown record type " + type);
         }
     }
@@ -264,6 +266,24 @@ public final class Catalog implements AutoCloseable {
                 throw new IOException("no progress writing");
             }
         }
+    }
+
+    /**
+     * Records that every WAL record up to {@code floor} is held by segments (the WAL is about to
+     * be truncated there), so replay can skip those records without decoding them. Ignored unless
+     * it raises the floor.
+     */
+    public synchronized void raiseWalFloor(long floor) {
+        if (floor <= walFloor) {
+            return;
+        }
+        append(CatalogFormat.TYPE_WAL_FLOOR, CatalogFormat.encodeWalFloor(floor));
+        walFloor = floor;
+    }
+
+    /** The highest WAL sequence known to be held by segments, 0 if none. */
+    public synchronized long walFloor() {
+        return walFloor;
     }
 
     // ---------------------------------------------------------------- state

@@ -48,6 +48,7 @@ public final class CatalogFormat {
     public static final byte TYPE_ADD_SEGMENTS = 2;
     public static final byte TYPE_REMOVE_SEGMENTS = 3;
     public static final byte TYPE_SCHEMA = 4;
+    public static final byte TYPE_WAL_FLOOR = 5;
 
     static final byte KIND_TAG = 0;
     static final byte KIND_FIELD = 1;
@@ -128,6 +129,20 @@ public final class CatalogFormat {
             }
         }
         return o.bytes();
+    }
+
+    static byte[] encodeWalFloor(long floor) {
+        return new Out().i64(floor).bytes();
+    }
+
+    static long decodeWalFloor(ByteBuffer body) throws BadBody {
+        In in = new In(body);
+        long f = in.i64();
+        in.end();
+        if (f < 0) {
+            throw new BadBody("negative WAL floor " + f);
+        }
+        return f;
     }
 
     static byte[] encodeRemove(List<String> files) {

@@ -2,16 +2,20 @@ package io.chronix.engine.catalog;
 
 import io.chronix.engine.error.StorageIoException;
 import io.chronix.engine.io.FileIO;
+import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.segment.SegmentFile;
 import io.chronix.engine.segment.SegmentReader;
 import io.chronix.engine.segment.SegmentWriter;
 import io.chronix.engine.segment.SegmentWriterConfig;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,17 +69,75 @@ public final class CsxSegmentStore implements SegmentStore {
     }
 
     @Override
-    public void read(SegmentFile file, List<String> columns, long from, long to, BufferAllocator allocator,
+    public void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags, BufferAllocator allocator,
             Consumer<VectorSchemaRoot> sink) {
         Handle h = acquire(file);
         try {
-            h.reader.scan(allocator, columns, from, to, (rg, root) -> {
-                sink.accept(root);
-                return true;
-            });
+            SegmentReader r = h.reader;
+            List<String> predicateColumns = new ArrayList<>();
+            for (TagPredicate p : tags) {
+                if (columns.contains(p.key()) && !predicateColumns.contains(p.key())) {
+                    predicateColumns.add(p.key());
+                }
+            }
+            for (int rg : r.rowGroupsOverlapping(from, to)) {
+                // rows are series by series, so a selective predicate matches few row groups: decode
+                // the predicate's tag columns first and the rest only where some row passes
+                if (!tags.isEmpty() && !predicateColumns.isEmpty()) {
+                    try (VectorSchemaRoot probe = r.readRowGroup(allocator, rg, predicateColumns)) {
+                        if (!anyRowPasses(probe, tags)) {
+                            continue;
+                        }
+                    }
+                }
+                try (VectorSchemaRoot root = r.readRowGroup(allocator, rg, columns)) {
+                    sink.accept(root);
+                }
+            }
         } finally {
             release(h);
         }
+    }
+
+    private static boolean anyRowPasses(VectorSchemaRoot probe, List<TagPredicate> tags) {
+        int rows = probe.getRowCount();
+        VarCharVector[] vectors = new VarCharVector[tags.size()];
+        byte[][] eq = new byte[tags.size()][];
+        for (int i = 0; i < tags.size(); i++) {
+            vectors[i] = (VarCharVector) probe.getVector(tags.get(i).key());
+            if (tags.get(i) instanceof TagPredicate.Eq e) {
+                eq[i] = e.value().getBytes(StandardCharsets.UTF_8);
+            }
+        }
+        for (int row = 0; row < rows; row++) {
+            boolean pass = true;
+            for (int i = 0; i < tags.size() && pass; i++) {
+                VarCharVector v = vectors[i];
+                boolean isNull = v == null || v.isNull(row);
+                if (eq[i] != null) {
+                    pass = !isNull && sameBytes(v, row, eq[i]);
+                } else {
+                    pass = tags.get(i).test(isNull ? null : new String(v.get(row), StandardCharsets.UTF_8));
+                }
+            }
+            if (pass) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean sameBytes(VarCharVector v, int row, byte[] expected) {
+        if (v.getValueLength(row) != expected.length) {
+            return false;
+        }
+        long start = v.getStartOffset(row);
+        for (int b = 0; b < expected.length; b++) {
+            if (v.getDataBuffer().getByte(start + b) != expected[b]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private synchronized Handle acquire(SegmentFile file) {

@@ -1,6 +1,7 @@
 package io.chronix.engine.catalog;
 
 import io.chronix.engine.segment.SegmentColumns;
+import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentFile;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -30,8 +31,10 @@ public interface SegmentStore {
      * Passes the segment's rows overlapping {@code [from, to]} (pruning is allowed to be coarse:
      * the caller filters rows again) to {@code sink}, projected to {@code columns} (which always
      * include {@code time}), batch by batch. A batch is valid only during the call that receives it.
+     * {@code tags} are the scan's tag predicates: a store may skip parts (row groups) in which no
+     * row passes them, never one in which a row does.
      */
-    void read(SegmentFile file, List<String> columns, long from, long to, BufferAllocator allocator,
+    void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags, BufferAllocator allocator,
             Consumer<VectorSchemaRoot> sink);
 
     /** Deletes the segment's files (the segment and any sidecar) if they exist. */

@@ -227,12 +227,21 @@ public final class RowMerger {
         for (int f = 0; f < fields.length; f++) {
             fieldVectors[f] = root.getVector(fields[f].name());
         }
+        // predicates first, on the tag bytes, so rows of other series cost no string
+        int[] predicateColumn = new int[predicates.size()];
+        byte[][] eqBytes = new byte[predicates.size()][];
+        for (int i = 0; i < predicates.size(); i++) {
+            predicateColumn[i] = Arrays.asList(tagKeys).indexOf(predicates.get(i).key());
+            if (predicates.get(i) instanceof TagPredicate.Eq eq) {
+                eqBytes[i] = eq.value().getBytes(StandardCharsets.UTF_8);
+            }
+        }
         String[] previous = null;
         int previousSid = -1;
         boolean previousPasses = false;
         for (int r = 0; r < rows; r++) {
             long t = time instanceof TimeStampVector tv ? tv.get(r) : ((BigIntVector) time).get(r);
-            if (t < from || t > to) {
+            if (t < from || t > to || !rawPasses(tagVectors, predicateColumn, eqBytes, r)) {
                 continue;
             }
             String[] tuple = new String[tagKeys.length];
@@ -263,6 +272,35 @@ public final class RowMerger {
                 }
             }
         }
+    }
+
+    /** A cheap pre-check of the predicates on row {@code r}'s raw tag bytes; {@link #passes} decides. */
+    private boolean rawPasses(VarCharVector[] tagVectors, int[] predicateColumn, byte[][] eqBytes, int r) {
+        for (int i = 0; i < predicateColumn.length; i++) {
+            int k = predicateColumn[i];
+            VarCharVector v = k < 0 ? null : tagVectors[k];
+            boolean isNull = v == null || v.isNull(r);
+            TagPredicate p = predicates.get(i);
+            if (p instanceof TagPredicate.IsNull) {
+                if (!isNull) {
+                    return false;
+                }
+            } else if (isNull) {
+                return false;
+            } else if (eqBytes[i] != null) {
+                long start = v.getStartOffset(r);
+                int len = v.getValueLength(r);
+                if (len != eqBytes[i].length) {
+                    return false;
+                }
+                for (int b = 0; b < len; b++) {
+                    if (v.getDataBuffer().getByte(start + b) != eqBytes[i][b]) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     /** Rows collected so far, before folding duplicates. */

@@ -1,0 +1,89 @@
+package io.chronix.bench.engine;
+
+import io.chronix.bench.generator.CpuOnlyConfig;
+import io.chronix.engine.Chronix;
+import io.chronix.engine.maintenance.MaintenanceScheduler;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opening (and closing) a namespace of {@code segments} segments of {@code rowsPerSegment} rows
+ * each, after a flush (empty WAL). Open reads the catalog and lists the shard directories; it opens
+ * no segment, so the time should follow the segment count, not the rows.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+        "--sun-misc-unsafe-memory-access=allow", "-Xmx4g"})
+public class EngineOpenBenchmark {
+
+    @Param({"1000"})
+    int segments;
+
+    @Param({"100", "1000"})
+    int rowsPerSegment;
+
+    private Path dir;
+    private MaintenanceScheduler scheduler;
+
+    @Setup(Level.Trial)
+    public void build() throws Exception {
+        dir = EngineBench.newDirectory("engine-open");
+        scheduler = MaintenanceScheduler.create(1);
+        int ticksPerSegment = rowsPerSegment / 100;
+        try (Chronix engine = Chronix.open(dir, EngineBench.config().withFlushThresholdBytes(1L << 40), scheduler)) {
+            CpuOnlyConfig c = CpuOnlyConfig.of(100, Duration.ofSeconds(10L * ticksPerSegment * segments), 123, false);
+            EngineTickSink sink = new EngineTickSink(engine, ticksPerSegment);
+            new io.chronix.bench.generator.CpuOnlyGenerator(c).generate(new io.chronix.bench.generator.TickSink() {
+                int ticks;
+
+                @Override
+                public void open(io.chronix.bench.generator.Dataset dataset) {
+                    sink.open(dataset);
+                }
+
+                @Override
+                public void tick(long timeNanos, double[][] values) {
+                    sink.tick(timeNanos, values); // writes a batch every ticksPerSegment ticks
+                    if (++ticks % ticksPerSegment == 0) {
+                        engine.flush();
+                    }
+                }
+            });
+            if (engine.segmentCount() != segments) {
+                throw new IllegalStateException("expected " + segments + " segments, got " + engine.segmentCount());
+            }
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void close() throws Exception {
+        scheduler.close();
+        EngineBench.delete(dir);
+    }
+
+    @Benchmark
+    public int openAndClose() {
+        try (Chronix engine = Chronix.open(dir, EngineBench.config(), scheduler)) {
+            return engine.segmentCount();
+        }
+    }
+}
