@@ -1,0 +1,27 @@
+package io.chronix.api.query;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+/**
+ * {@code chronix.query.*}: the shared SQL engine's limits.
+ *
+ * @param threads        DuckDB worker threads shared by all queries (default 2)
+ * @param memoryLimit    DuckDB's memory limit for hash tables, sorts and results (default 1 GiB);
+ *                       it does not spill: a query over it fails with 422
+ * @param maxScanBytes   Arrow memory one query's scans may hold (default 1 GiB; DuckDB does not
+ *                       count it); over it the query fails with 422 naming the limit
+ * @param maxTotalBytes  Arrow memory all queries together may hold (default 4 GiB)
+ */
+@Validated
+@ConfigurationProperties("chronix.query")
+public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
+                              @DefaultValue("1GB") @NotNull DataSize memoryLimit,
+                              @DefaultValue("1GB") @NotNull DataSize maxScanBytes,
+                              @DefaultValue("4GB") @NotNull DataSize maxTotalBytes) {
+}

@@ -1,0 +1,194 @@
+package io.chronix.api.query;
+
+import io.chronix.api.sql.EngineTables;
+import io.chronix.api.sql.QueryCancelledException;
+import io.chronix.api.sql.SqlErrorException;
+import io.chronix.api.sql.SqlQuery;
+import io.chronix.api.sql.SqlSandbox;
+import io.chronix.tenancy.TenancyDirectory;
+import io.chronix.tenancy.namespace.Namespace;
+import io.chronix.tenancy.quota.Quotas;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Service;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs tenant SQL under the tenant's limits: at most {@code maxConcurrentQueries} at a time per
+ * tenant (the next is refused, not queued), each cancelled when it runs past {@code queryTimeout}
+ * (the timer interrupts DuckDB; a scan in progress finishes and the query then stops), each
+ * query's Arrow memory bounded by {@code chronix.query.max-scan-bytes}.
+ *
+ * <p>Metrics (Micrometer, tag {@code namespace} = the namespace's internal id):
+ * {@code chronix.query.requests} (timer, tag {@code outcome}), {@code chronix.query.rows.scanned},
+ * {@code chronix.query.bytes.scanned}, {@code chronix.query.scan.fraction} (rows scanned over rows
+ * the measurements' whole time range would have given, when the engine reports it; for now rows
+ * handed to DuckDB per query), {@code chronix.query.timeouts}, {@code chronix.query.rejections}.
+ */
+@Service
+public class QueryService implements AutoCloseable {
+
+    /** Writes a query's result; given the executed query (for its scan diagnostics) and the reader. */
+    @FunctionalInterface
+    public interface ResultSink {
+        long write(SqlQuery query, ArrowReader result) throws IOException;
+    }
+
+    private final SqlSandbox sandbox;
+    private final BufferAllocator root;
+    private final ObjectProvider<NamespaceTables> tables;
+    private final TenancyDirectory directory;
+    private final QueryProperties properties;
+    private final MeterRegistry meters;
+    private final ConcurrentHashMap<UUID, AtomicInteger> running = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "chronix-query-timeouts");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public QueryService(SqlSandbox querySandbox, BufferAllocator queryAllocator, ObjectProvider<NamespaceTables> tables,
+                        TenancyDirectory directory, QueryProperties properties, ObjectProvider<MeterRegistry> meters) {
+        this.sandbox = querySandbox;
+        this.root = queryAllocator;
+        this.tables = tables;
+        this.directory = directory;
+        this.properties = properties;
+        this.meters = meters.getIfAvailable(SimpleMeterRegistry::new);
+    }
+
+    /** The namespace's engine, or 503 if this service has none to offer. */
+    NamespaceTables.Handle open(Namespace ns) {
+        NamespaceTables t = tables.getIfAvailable();
+        if (t == null) {
+            throw new QueryExceptions.Unavailable();
+        }
+        return t.open(ns);
+    }
+
+    /**
+     * Runs {@code sql} over the namespace and hands the result to {@code sink}.
+     *
+     * @throws SqlErrorException            400
+     * @throws QueryExceptions.Timeout      408
+     * @throws QueryExceptions.TooManyQueries 429
+     * @throws QueryExceptions.TooLarge     422
+     */
+    public long run(UUID tenantId, String tenantName, Namespace ns, String sql, ResultSink sink) throws IOException {
+        Quotas quotas = directory.quotas(tenantId);
+        String nsTag = Long.toString(ns.id());
+        AtomicInteger inFlight = running.computeIfAbsent(tenantId, k -> new AtomicInteger());
+        if (inFlight.incrementAndGet() > quotas.maxConcurrentQueries()) {
+            inFlight.decrementAndGet();
+            Counter.builder("chronix.query.rejections").tag("namespace", nsTag).register(meters).increment();
+            throw new QueryExceptions.TooManyQueries(tenantName, quotas.maxConcurrentQueries());
+        }
+        long started = System.nanoTime();
+        String outcome = "error";
+        AtomicBoolean timedOut = new AtomicBoolean();
+        AtomicReference<SqlQuery> current = new AtomicReference<>();
+        Duration timeout = quotas.queryTimeout();
+        ScheduledFuture<?> alarm = timer.schedule(() -> {
+            timedOut.set(true);
+            SqlQuery q = current.get();
+            if (q != null) {
+                q.cancel();
+            }
+        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        try (NamespaceTables.Handle handle = open(ns);
+             BufferAllocator allocator = root.newChildAllocator("query-ns-" + nsTag, 0, properties.maxScanBytes().toBytes())) {
+            SqlQuery q;
+            try {
+                q = SqlQuery.prepare(sandbox, new EngineTables(handle.engine()), sql, allocator);
+            } catch (OutOfMemoryException e) {
+                throw new QueryExceptions.TooLarge("chronix.query.max-scan-bytes", properties.maxScanBytes().toBytes(), e);
+            }
+            try (q) {
+                current.set(q);
+                if (timedOut.get()) {
+                    q.cancel();
+                }
+                ArrowReader result;
+                try {
+                    result = q.execute();
+                } catch (SqlErrorException e) {
+                    if (e.getMessage() != null && e.getMessage().startsWith("could not allocate") || "Out of Memory Error".equals(e.errorType())) {
+                        throw new QueryExceptions.TooLarge("chronix.query.memory-limit", properties.memoryLimit().toBytes(), e);
+                    }
+                    throw e;
+                }
+                record(nsTag, q.scans());
+                long rows = sink.write(q, result);
+                if (timedOut.get()) {
+                    throw new QueryCancelledException();
+                }
+                outcome = "ok";
+                return rows;
+            }
+        } catch (QueryCancelledException e) {
+            if (timedOut.get()) {
+                outcome = "timeout";
+                Counter.builder("chronix.query.timeouts").tag("namespace", nsTag).register(meters).increment();
+                throw new QueryExceptions.Timeout(tenantName, timeout);
+            }
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            if (timedOut.get()) {
+                outcome = "timeout";
+                Counter.builder("chronix.query.timeouts").tag("namespace", nsTag).register(meters).increment();
+                throw new QueryExceptions.Timeout(tenantName, timeout);
+            }
+            if (e instanceof SqlErrorException) {
+                outcome = "invalid";
+            }
+            throw e;
+        } finally {
+            alarm.cancel(false);
+            inFlight.decrementAndGet();
+            Timer.builder("chronix.query.requests").tag("namespace", nsTag).tag("outcome", outcome)
+                    .publishPercentileHistogram().register(meters).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void record(String nsTag, List<SqlQuery.TableScan> scans) {
+        long rows = 0;
+        long bytes = 0;
+        for (SqlQuery.TableScan s : scans) {
+            rows += s.rows();
+            bytes += s.bytes();
+        }
+        Counter.builder("chronix.query.rows.scanned").tag("namespace", nsTag).register(meters).increment(rows);
+        Counter.builder("chronix.query.bytes.scanned").tag("namespace", nsTag).register(meters).increment(bytes);
+        DistributionSummary.builder("chronix.query.scan.rows").tag("namespace", nsTag).register(meters).record(rows);
+    }
+
+    /** Queries running now for the tenant. */
+    int running(UUID tenantId) {
+        AtomicInteger n = running.get(tenantId);
+        return n == null ? 0 : n.get();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

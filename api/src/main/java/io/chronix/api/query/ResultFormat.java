@@ -1,0 +1,305 @@
+package io.chronix.api.query;
+
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.springframework.http.MediaType;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The three answer formats of a query, each written batch by batch as DuckDB produces them (a
+ * result is never built in memory first). Shared cell rules: timestamps RFC 3339 UTC with as
+ * many fraction digits as the value needs, in groups of three, up to nanoseconds
+ * ({@code 2026-12-01T00:00:00.000000001Z}); SQL NULL is JSON {@code null} / an empty CSV field;
+ * unsigned 64-bit integers print unsigned; non-finite doubles are the strings {@code NaN},
+ * {@code Infinity}, {@code -Infinity} in JSON.
+ */
+enum ResultFormat {
+    JSON(MediaType.APPLICATION_JSON),
+    CSV(new MediaType("text", "csv", StandardCharsets.UTF_8)),
+    ARROW(MediaType.parseMediaType("application/vnd.apache.arrow.stream"));
+
+    final MediaType mediaType;
+
+    ResultFormat(MediaType mediaType) {
+        this.mediaType = mediaType;
+    }
+
+    /** The format an {@code Accept} header asks for: the first supported type listed; JSON by default. */
+    static ResultFormat negotiate(String accept) {
+        if (accept == null || accept.isBlank()) {
+            return JSON;
+        }
+        List<MediaType> types;
+        try {
+            types = MediaType.parseMediaTypes(accept);
+        } catch (org.springframework.util.InvalidMimeTypeException e) {
+            return JSON;
+        }
+        org.springframework.util.MimeTypeUtils.sortBySpecificity(types);
+        types.sort(java.util.Comparator.comparingDouble(MediaType::getQualityValue).reversed());
+        for (MediaType t : types) {
+            for (ResultFormat f : values()) {
+                if (t.isWildcardType() || (t.getType().equals(f.mediaType.getType()) && (t.isWildcardSubtype()
+                        || t.getSubtype().equals(f.mediaType.getSubtype())))) {
+                    return t.isWildcardType() ? JSON : f;
+                }
+            }
+            if (t.getType().equals("application") && t.getSubtype().endsWith("json")) {
+                return JSON;
+            }
+        }
+        return null;
+    }
+
+    /** Writes the whole result; returns the number of rows written. */
+    long write(ArrowReader reader, OutputStream out) throws IOException {
+        return switch (this) {
+            case JSON -> writeJson(reader, out);
+            case CSV -> writeCsv(reader, out);
+            case ARROW -> writeArrow(reader, out);
+        };
+    }
+
+    private static long writeJson(ArrowReader reader, OutputStream out) throws IOException {
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        w.write("{\"columns\":[");
+        List<Field> fields = root.getSchema().getFields();
+        for (int c = 0; c < fields.size(); c++) {
+            if (c > 0) {
+                w.write(',');
+            }
+            w.write("{\"name\":");
+            jsonString(w, fields.get(c).getName());
+            w.write(",\"type\":");
+            jsonString(w, typeName(fields.get(c).getType()));
+            w.write('}');
+        }
+        w.write("],\"rows\":[");
+        long rows = 0;
+        while (reader.loadNextBatch()) {
+            List<FieldVector> vectors = root.getFieldVectors();
+            for (int r = 0; r < root.getRowCount(); r++) {
+                w.write(rows++ == 0 ? "[" : ",[");
+                for (int c = 0; c < vectors.size(); c++) {
+                    if (c > 0) {
+                        w.write(',');
+                    }
+                    jsonCell(w, vectors.get(c), r);
+                }
+                w.write(']');
+            }
+        }
+        w.write("]}");
+        w.flush();
+        return rows;
+    }
+
+    private static long writeCsv(ArrowReader reader, OutputStream out) throws IOException {
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        List<Field> fields = root.getSchema().getFields();
+        for (int c = 0; c < fields.size(); c++) {
+            if (c > 0) {
+                w.write(',');
+            }
+            csvField(w, fields.get(c).getName());
+        }
+        w.write("\r\n");
+        long rows = 0;
+        while (reader.loadNextBatch()) {
+            List<FieldVector> vectors = root.getFieldVectors();
+            for (int r = 0; r < root.getRowCount(); r++) {
+                for (int c = 0; c < vectors.size(); c++) {
+                    if (c > 0) {
+                        w.write(',');
+                    }
+                    FieldVector v = vectors.get(c);
+                    if (!v.isNull(r)) {
+                        csvField(w, text(v, r));
+                    }
+                }
+                w.write("\r\n");
+                rows++;
+            }
+        }
+        w.flush();
+        return rows;
+    }
+
+    private static long writeArrow(ArrowReader reader, OutputStream out) throws IOException {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        long rows = 0;
+        try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(out))) {
+            writer.start();
+            while (reader.loadNextBatch()) {
+                writer.writeBatch();
+                rows += root.getRowCount();
+            }
+            writer.end();
+        }
+        out.flush();
+        return rows;
+    }
+
+    /** The SQL type name of a result column, in DuckDB's spelling. */
+    static String typeName(ArrowType t) {
+        return switch (t) {
+            case ArrowType.Timestamp ts -> ts.getTimezone() == null ? "TIMESTAMP" : "TIMESTAMPTZ";
+            case ArrowType.Int i -> switch (i.getBitWidth()) {
+                case 8 -> i.getIsSigned() ? "TINYINT" : "UTINYINT";
+                case 16 -> i.getIsSigned() ? "SMALLINT" : "USMALLINT";
+                case 32 -> i.getIsSigned() ? "INTEGER" : "UINTEGER";
+                default -> i.getIsSigned() ? "BIGINT" : "UBIGINT";
+            };
+            case ArrowType.FloatingPoint f -> switch (f.getPrecision()) {
+                case DOUBLE -> "DOUBLE";
+                default -> "FLOAT";
+            };
+            case ArrowType.Bool b -> "BOOLEAN";
+            case ArrowType.Utf8 u -> "VARCHAR";
+            case ArrowType.LargeUtf8 u -> "VARCHAR";
+            case ArrowType.Utf8View u -> "VARCHAR";
+            case ArrowType.Decimal d -> d.getScale() == 0 && d.getPrecision() == 38 ? "HUGEINT" : "DECIMAL(" + d.getPrecision() + "," + d.getScale() + ")";
+            case ArrowType.Date d -> "DATE";
+            case ArrowType.Time tm -> "TIME";
+            case ArrowType.Interval iv -> "INTERVAL";
+            case ArrowType.Binary bin -> "BLOB";
+            case ArrowType.List l -> "LIST";
+            case ArrowType.Struct s -> "STRUCT";
+            default -> t.getTypeID().name().toUpperCase(Locale.ROOT);
+        };
+    }
+
+    static String instant(long value, TimeUnit unit) {
+        long seconds;
+        long nanos;
+        switch (unit) {
+            case SECOND -> {
+                seconds = value;
+                nanos = 0;
+            }
+            case MILLISECOND -> {
+                seconds = Math.floorDiv(value, 1_000L);
+                nanos = Math.floorMod(value, 1_000L) * 1_000_000L;
+            }
+            case MICROSECOND -> {
+                seconds = Math.floorDiv(value, 1_000_000L);
+                nanos = Math.floorMod(value, 1_000_000L) * 1_000L;
+            }
+            default -> {
+                seconds = Math.floorDiv(value, 1_000_000_000L);
+                nanos = Math.floorMod(value, 1_000_000_000L);
+            }
+        }
+        return Instant.ofEpochSecond(seconds, nanos).toString();
+    }
+
+    /** A non-null cell as text (CSV, and JSON strings). */
+    static String text(FieldVector v, int r) {
+        return switch (v) {
+            case TimeStampVector t -> instant(t.get(r), ((ArrowType.Timestamp) t.getField().getType()).getUnit());
+            case UInt8Vector u -> Long.toUnsignedString(u.get(r));
+            case VarCharVector s -> new String(s.get(r), StandardCharsets.UTF_8);
+            case LargeVarCharVector s -> new String(s.get(r), StandardCharsets.UTF_8);
+            case BitVector b -> b.get(r) != 0 ? "true" : "false";
+            case Float8Vector f -> Double.toString(f.get(r));
+            case DateDayVector d -> LocalDate.ofEpochDay(d.get(r)).toString();
+            case DecimalVector d -> d.getObject(r).toPlainString();
+            default -> String.valueOf(v.getObject(r));
+        };
+    }
+
+    private static void jsonCell(Writer w, FieldVector v, int r) throws IOException {
+        if (v.isNull(r)) {
+            w.write("null");
+            return;
+        }
+        switch (v) {
+            case Float8Vector f -> jsonDouble(w, f.get(r));
+            case Float4Vector f -> jsonDouble(w, f.get(r));
+            case BigIntVector i -> w.write(Long.toString(i.get(r)));
+            case IntVector i -> w.write(Integer.toString(i.get(r)));
+            case SmallIntVector i -> w.write(Short.toString(i.get(r)));
+            case TinyIntVector i -> w.write(Byte.toString(i.get(r)));
+            case UInt8Vector u -> w.write(Long.toUnsignedString(u.get(r)));
+            case BitVector b -> w.write(b.get(r) != 0 ? "true" : "false");
+            case DecimalVector d -> w.write(d.getObject(r).toPlainString());
+            case org.apache.arrow.vector.UInt4Vector u -> w.write(Long.toString(Integer.toUnsignedLong(u.get(r))));
+            case org.apache.arrow.vector.UInt2Vector u -> w.write(Integer.toString(u.get(r)));
+            case org.apache.arrow.vector.UInt1Vector u -> w.write(Integer.toString(Byte.toUnsignedInt(u.get(r))));
+            default -> jsonString(w, text(v, r));
+        }
+    }
+
+    private static void jsonDouble(Writer w, double d) throws IOException {
+        if (Double.isFinite(d)) {
+            w.write(Double.toString(d));
+        } else {
+            w.write(Double.isNaN(d) ? "\"NaN\"" : d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+        }
+    }
+
+    static void jsonString(Writer w, String s) throws IOException {
+        w.write('"');
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            switch (ch) {
+                case '"' -> w.write("\\\"");
+                case '\\' -> w.write("\\\\");
+                case '\n' -> w.write("\\n");
+                case '\r' -> w.write("\\r");
+                case '\t' -> w.write("\\t");
+                default -> {
+                    if (ch < 0x20 || ch == 0x2028 || ch == 0x2029) {
+                        w.write(String.format("\\u%04x", (int) ch));
+                    } else {
+                        w.write(ch);
+                    }
+                }
+            }
+        }
+        w.write('"');
+    }
+
+    private static void csvField(Writer w, String s) throws IOException {
+        boolean quote = s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0
+                || (!s.isEmpty() && (s.charAt(0) == ' ' || s.charAt(s.length() - 1) == ' '));
+        if (!quote && !s.isEmpty()) {
+            w.write(s);
+            return;
+        }
+        w.write('"');
+        w.write(s.replace("\"", "\"\""));
+        w.write('"');
+    }
+}

@@ -1,0 +1,29 @@
+package io.chronix.api.sql;
+
+import io.chronix.engine.Chronix;
+import io.chronix.engine.read.ScanRequest;
+import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.schema.MeasurementSchema;
+import org.apache.arrow.memory.BufferAllocator;
+
+import java.util.Optional;
+import java.util.Set;
+
+/** A namespace's engine as the tables of a query: its measurements, their schemas, its scans. */
+public record EngineTables(Chronix engine) implements SqlQuery.Tables {
+
+    @Override
+    public Set<String> measurements() {
+        return Set.copyOf(engine.measurements());
+    }
+
+    @Override
+    public Optional<MeasurementSchema> schema(String measurement) {
+        return engine.schema(measurement);
+    }
+
+    @Override
+    public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
+        return engine.scan(request, allocator);
+    }
+}

@@ -1,0 +1,346 @@
+package io.chronix.api.sql;
+
+import io.chronix.engine.read.ScanRequest;
+import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.schema.MeasurementSchema;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBResultSet;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One tenant statement, from text to an Arrow result: parse it in DuckDB
+ * ({@code json_serialize_sql}), find what it reads ({@link StatementAnalysis}), scan exactly that
+ * from the engine, hand the batches to DuckDB as Arrow streams registered on this query's own
+ * connection, run it, and return DuckDB's result as an {@link ArrowReader}.
+ *
+ * <p>A measurement read once is registered under its own name as a stream (zero-copy). One read
+ * more than once, or from a statement with CTEs (which DuckDB may inline and scan twice), is
+ * materialised once as a temporary table of this connection — a registered stream can be scanned
+ * only once. Should DuckDB still rescan a stream, the statement is run again with every
+ * measurement materialised.
+ *
+ * <p>Owns its connection, its scans and the streams; {@link #close()} releases all of them. Not
+ * thread-safe, except {@link #cancel()}, which interrupts the running statement from any thread.
+ */
+public final class SqlQuery implements AutoCloseable {
+
+    /** The namespace as the query sees it. */
+    public interface Tables {
+        Set<String> measurements();
+
+        Optional<MeasurementSchema> schema(String measurement);
+
+        ScanResult scan(ScanRequest request, BufferAllocator allocator);
+    }
+
+    /** What one measurement's scan read. */
+    public record TableScan(String measurement, ScanPlan plan, int references, long rows, int batches, long bytes) {
+    }
+
+    private static final Pattern ERROR_TYPE = Pattern.compile("^(?:[\\w.]+Exception: )?([A-Z][A-Za-z ]*? Error): ", Pattern.DOTALL);
+    private static final Pattern LINE = Pattern.compile("\\n\\s*LINE (\\d+): (.*)\\n(\\s*)\\^");
+    private static final int RESULT_BATCH_ROWS = 65_536;
+
+    private final String sql;
+    private final DuckDBConnection connection;
+    private final BufferAllocator allocator;
+    private final List<ScanResult> results = new ArrayList<>();
+    private final List<ArrowArrayStream> streams = new ArrayList<>();
+    private final List<TableScan> scans = new ArrayList<>();
+    private final Map<String, ScanResult> byMeasurement = new java.util.LinkedHashMap<>();
+    private final Map<String, Integer> references;
+    private final boolean hasCtes;
+    private volatile Statement running;
+    private volatile boolean cancelled;
+    private ResultSet resultSet;
+    private ArrowReader reader;
+
+    private SqlQuery(String sql, DuckDBConnection connection, BufferAllocator allocator, Map<String, Integer> references, boolean hasCtes) {
+        this.sql = sql;
+        this.connection = connection;
+        this.allocator = allocator;
+        this.references = references;
+        this.hasCtes = hasCtes;
+    }
+
+    /**
+     * Parses, analyses and scans; the statement does not run yet.
+     *
+     * @param allocator where scans and results live; bound it to bound the query's Arrow memory
+     * @throws SqlErrorException for a statement DuckDB or the analysis refuses
+     */
+    public static SqlQuery prepare(SqlSandbox sandbox, Tables tables, String sql, BufferAllocator allocator) {
+        DuckDBConnection c;
+        try {
+            c = sandbox.connect();
+        } catch (SQLException e) {
+            throw new IllegalStateException("no SQL connection: " + e.getMessage(), e);
+        }
+        SqlQuery q = null;
+        try {
+            String serialized;
+            try (PreparedStatement ps = c.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)")) {
+                ps.setString(1, sql);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    serialized = rs.getString(1);
+                }
+            }
+            Set<String> measurements = Set.copyOf(tables.measurements());
+            StatementAnalysis.Result analysis = StatementAnalysis.analyse(sql, serialized, measurements, tables::schema,
+                    (text, type) -> epochNanos(c, text, type));
+            q = new SqlQuery(sql, c, allocator, analysis.references(), analysis.hasCtes());
+            for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
+                ScanPlan plan = e.getValue();
+                ScanResult r = tables.scan(plan.toRequest(), allocator);
+                q.results.add(r);
+                q.byMeasurement.put(e.getKey(), r);
+                long bytes = 0;
+                for (var b : r.batches()) {
+                    for (var v : b.getFieldVectors()) {
+                        bytes += v.getBufferSize();
+                    }
+                }
+                q.scans.add(new TableScan(e.getKey(), plan, analysis.references().getOrDefault(e.getKey(), 1), r.rowCount(),
+                        r.batches().size(), bytes));
+            }
+            return q;
+        } catch (SQLException e) {
+            closeQuietly(q, c);
+            throw sqlError(sql, e);
+        } catch (RuntimeException e) {
+            closeQuietly(q, c);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(SqlQuery q, DuckDBConnection c) {
+        if (q != null) {
+            q.close();
+        } else {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // nothing registered yet
+            }
+        }
+    }
+
+    /** What the scans read, per measurement, in the order they were scanned. */
+    public List<TableScan> scans() {
+        return List.copyOf(scans);
+    }
+
+    /**
+     * Registers the scans and runs the statement.
+     *
+     * @return DuckDB's result, batch by batch; valid until {@link #close()}
+     * @throws SqlErrorException for binder, conversion and execution errors
+     * @throws QueryCancelledException if {@link #cancel()} interrupted it
+     */
+    public ArrowReader execute() {
+        try {
+            return run(false);
+        } catch (SQLException e) {
+            if (cancelled) {
+                throw new QueryCancelledException();
+            }
+            String m = String.valueOf(e.getMessage());
+            if (m.contains("released") || m.contains("already been consumed") || m.contains("scanned once")) {
+                try {
+                    resetRegistrations();
+                    return run(true);
+                } catch (SQLException again) {
+                    if (cancelled) {
+                        throw new QueryCancelledException();
+                    }
+                    throw sqlError(sql, again);
+                }
+            }
+            throw sqlError(sql, e);
+        }
+    }
+
+    private ArrowReader run(boolean materialiseAll) throws SQLException {
+        int i = 0;
+        for (TableScan t : scans) {
+            ScanResult r = byMeasurement.get(t.measurement());
+            boolean materialise = materialiseAll || hasCtes || references.getOrDefault(t.measurement(), 1) > 1;
+            String streamName = materialise ? "__chronix_scan_" + (i++) : t.measurement();
+            ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+            streams.add(stream);
+            Data.exportArrayStream(allocator, new BatchListReader(allocator, r.schema(), r.batches()), stream);
+            connection.registerArrowStream(streamName, stream);
+            if (materialise) {
+                try (Statement s = connection.createStatement()) {
+                    s.execute("CREATE OR REPLACE TEMP TABLE " + quoted(t.measurement()) + " AS FROM " + quoted(streamName));
+                    s.execute("DROP VIEW IF EXISTS " + quoted(streamName));
+                }
+            }
+        }
+        if (cancelled) {
+            throw new QueryCancelledException();
+        }
+        Statement s = connection.createStatement();
+        running = s;
+        if (cancelled) {
+            s.cancel();
+        }
+        resultSet = s.executeQuery(sql);
+        reader = (ArrowReader) ((DuckDBResultSet) resultSet).arrowExportStream(allocator, RESULT_BATCH_ROWS);
+        return reader;
+    }
+
+    private void resetRegistrations() {
+        try (Statement s = connection.createStatement()) {
+            for (TableScan t : scans) {
+                s.execute("DROP VIEW IF EXISTS " + quoted(t.measurement()));
+                s.execute("DROP TABLE IF EXISTS temp." + quoted(t.measurement()));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reset the query's tables: " + e.getMessage(), e);
+        }
+    }
+
+    /** Interrupts the statement if it runs, or makes it fail at once when it starts. */
+    public void cancel() {
+        cancelled = true;
+        Statement s = running;
+        if (s != null) {
+            try {
+                s.cancel();
+            } catch (SQLException | RuntimeException ignored) {
+                // already finished or closing
+            }
+        }
+    }
+
+    public boolean cancelled() {
+        return cancelled;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (reader != null) {
+                reader.close();
+            }
+        } catch (Exception ignored) {
+            // the result's memory is released with the allocator's children below
+        }
+        try {
+            if (resultSet != null) {
+                resultSet.close();
+            }
+            Statement s = running;
+            if (s != null) {
+                s.close();
+            }
+        } catch (SQLException ignored) {
+            // closing the connection below releases it
+        }
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // an in-memory connection has nothing to flush
+        }
+        for (ArrowArrayStream s : streams) {
+            s.close();
+        }
+        for (ScanResult r : results) {
+            r.close();
+        }
+    }
+
+    static String quoted(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
+    private static OptionalLong epochNanos(DuckDBConnection c, String text, String type) {
+        String cast = switch (type) {
+            case "TIMESTAMP", "DATETIME" -> "TIMESTAMP";
+            case "TIMESTAMP_NS" -> "TIMESTAMP_NS";
+            default -> null;
+        };
+        if (cast == null) {
+            return OptionalLong.empty();
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT epoch_ns(CAST(CAST(?::VARCHAR AS " + cast + ") AS TIMESTAMP_NS))")) {
+            ps.setString(1, text);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    long v = rs.getLong(1);
+                    return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(v);
+                }
+                return OptionalLong.empty();
+            }
+        } catch (SQLException e) {
+            return OptionalLong.empty(); // not a timestamp DuckDB can read: no pruning; the statement reports it
+        }
+    }
+
+    /** DuckDB's message without its rendering of the line, and the position its caret points at. */
+    static SqlErrorException sqlError(String sql, SQLException e) {
+        String message = String.valueOf(e.getMessage());
+        String type = "SQL Error";
+        Matcher t = ERROR_TYPE.matcher(message);
+        if (t.find()) {
+            type = t.group(1);
+            message = message.substring(t.end());
+        }
+        int position = -1;
+        Matcher l = LINE.matcher(message);
+        if (l.find()) {
+            position = caretPosition(sql, Integer.parseInt(l.group(1)), l.group(2), l.group(3).length() - ("LINE " + l.group(1) + ": ").length());
+            message = message.substring(0, l.start());
+        }
+        return new SqlErrorException(type, message.strip(), position);
+    }
+
+    /**
+     * DuckDB renders {@code LINE n: <context>} with a caret under the error; the context may be cut
+     * and marked with {@code ...}. Finds the context in line {@code n} of the statement.
+     */
+    static int caretPosition(String sql, int lineNumber, String context, int caretColumn) {
+        String[] lines = sql.split("\n", -1);
+        if (lineNumber < 1 || lineNumber > lines.length || caretColumn < 0) {
+            return -1;
+        }
+        int lineStart = 0;
+        for (int i = 0; i < lineNumber - 1; i++) {
+            lineStart += lines[i].length() + 1;
+        }
+        String line = lines[lineNumber - 1];
+        int lead = 0;
+        String ctx = context;
+        if (ctx.startsWith("...")) {
+            ctx = ctx.substring(3);
+            lead = 3;
+        }
+        if (ctx.endsWith("...")) {
+            ctx = ctx.substring(0, ctx.length() - 3);
+        }
+        int at = line.indexOf(ctx);
+        if (at < 0 || caretColumn < lead) {
+            return -1;
+        }
+        int pos = lineStart + at + (caretColumn - lead);
+        return pos <= sql.length() ? pos : -1;
+    }
+}

@@ -1,0 +1,122 @@
+package io.chronix.api.sql;
+
+import org.duckdb.DuckDBConnection;
+
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The shared, locked-down DuckDB instance that runs tenant SQL: in memory, no database file, and
+ * one fresh connection ({@link #connect()}, a {@code duplicate()} costing microseconds) per query,
+ * so the temporary views a query registers are visible to that query only.
+ *
+ * <p>Locked before any tenant statement runs: external access off (no file, glob, http, ATTACH of
+ * files, COPY, EXPORT), extension install/load and autoloading off, persistent secrets off, no
+ * spill directory ({@code temp_directory} empty: DuckDB would otherwise spill to {@code ./.tmp}),
+ * and then {@code lock_configuration}, after which no {@code SET}/{@code RESET} succeeds. No
+ * {@code allowed_directories} is ever given: it grants writing as well as reading.
+ *
+ * <p>Before locking, the instance defines {@code time_bucket} and {@code date_bin} as macros in
+ * {@code main} that shadow DuckDB's own: DuckDB's built-in rounds nanoseconds to microseconds
+ * first (a point at {@code 00:00:59.9999996} would land in the next minute). Ours compute on
+ * {@code epoch_ns} with integer arithmetic; widths with months or years go to DuckDB's calendar
+ * {@code time_bucket} on the timestamp floored to the microsecond, which is exact since calendar
+ * boundaries are whole microseconds. Origins: {@code time_bucket} as DuckDB (2000-01-03 for fixed
+ * widths, 2000-01-01 for calendar ones), {@code date_bin} the Unix epoch unless given.
+ */
+public final class SqlSandbox implements AutoCloseable {
+
+    /** Fixed-width bucketing at the nanosecond; {@code o} is the origin in epoch nanoseconds. */
+    private static final String BIN_NS = "make_timestamp_ns(epoch_ns(t) - ((((epoch_ns(t) - (o)) % (epoch_us(w) * 1000)) + (epoch_us(w) * 1000)) % (epoch_us(w) * 1000)))";
+    /** The timestamp floored to the microsecond, as a microsecond TIMESTAMP. */
+    private static final String FLOOR_US = "make_timestamp((epoch_ns(%1$s) - (((epoch_ns(%1$s) %% 1000) + 1000) %% 1000)) // 1000)";
+    private static final String CALENDAR = "(datepart('year', w) * 12 + datepart('month', w)) <> 0";
+
+    private static final List<String> MACROS = List.of(
+            "CREATE MACRO time_bucket(w, t) AS CASE WHEN " + CALENDAR
+                    + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ") AS TIMESTAMP_NS)"
+                    + " ELSE " + BIN_NS.replace("(o)", "946857600000000000") + " END,"
+                    + " (w, t, origin) AS CASE WHEN " + CALENDAR
+                    + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ", " + FLOOR_US.formatted("origin") + ") AS TIMESTAMP_NS)"
+                    + " ELSE " + BIN_NS.replace("(o)", "epoch_ns(origin)") + " END",
+            "CREATE MACRO date_bin(w, t) AS CASE WHEN " + CALENDAR
+                    + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ", TIMESTAMP '1970-01-01') AS TIMESTAMP_NS)"
+                    + " ELSE " + BIN_NS.replace("(o)", "0") + " END,"
+                    + " (w, t, origin) AS CASE WHEN " + CALENDAR
+                    + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ", " + FLOOR_US.formatted("origin") + ") AS TIMESTAMP_NS)"
+                    + " ELSE " + BIN_NS.replace("(o)", "epoch_ns(origin)") + " END");
+
+    private final DuckDBConnection root;
+    private final Limits limits;
+
+    /**
+     * @param threads          DuckDB worker threads, shared by all queries of the instance
+     * @param memoryLimitBytes DuckDB's own memory limit (hash tables, sorts); Arrow memory fed in
+     *                         is not counted there — callers bound scans themselves
+     */
+    public record Limits(int threads, long memoryLimitBytes) {
+        public Limits {
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be at least 1 [threads=" + threads + "]");
+            }
+            if (memoryLimitBytes < (16L << 20)) {
+                throw new IllegalArgumentException("memory limit below 16 MiB [bytes=" + memoryLimitBytes + "]");
+            }
+        }
+    }
+
+    private SqlSandbox(DuckDBConnection root, Limits limits) {
+        this.root = root;
+        this.limits = limits;
+    }
+
+    /** Starts an instance (≈ 20 ms, a few MB, a thread per {@code threads}) and locks it. */
+    public static SqlSandbox open(Limits limits) {
+        try {
+            Properties p = new Properties();
+            p.setProperty("duckdb.read_only", "false");
+            DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", p);
+            try (Statement s = c.createStatement()) {
+                for (String m : MACROS) {
+                    s.execute(m);
+                }
+                s.execute("SET threads = " + limits.threads());
+                s.execute("SET memory_limit = '" + limits.memoryLimitBytes() + "B'");
+                s.execute("SET temp_directory = ''");
+                s.execute("SET allow_persistent_secrets = false");
+                s.execute("SET autoinstall_known_extensions = false");
+                s.execute("SET autoload_known_extensions = false");
+                s.execute("SET allow_community_extensions = false");
+                s.execute("SET enable_external_access = false");
+                s.execute("SET lock_configuration = true");
+            } catch (SQLException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
+            return new SqlSandbox(c, limits);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot start the SQL engine: " + e.getMessage(), e);
+        }
+    }
+
+    public Limits limits() {
+        return limits;
+    }
+
+    /** A new connection of the instance, for one query on one thread; the caller closes it. */
+    public DuckDBConnection connect() throws SQLException {
+        return root.duplicate();
+    }
+
+    @Override
+    public void close() {
+        try {
+            root.close();
+        } catch (SQLException e) {
+            throw new IllegalStateException("closing the SQL engine failed: " + e.getMessage(), e);
+        }
+    }
+}

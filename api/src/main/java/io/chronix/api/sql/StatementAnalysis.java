@@ -1,0 +1,438 @@
+package io.chronix.api.sql;
+
+import io.chronix.engine.read.TagPredicate;
+import io.chronix.engine.schema.Column;
+import io.chronix.engine.schema.MeasurementSchema;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * What a statement reads, from DuckDB's own parse tree ({@code json_serialize_sql}), never from a
+ * parser of ours: the measurements it names, and for each a {@link ScanPlan} — the time range and
+ * tag predicates of the {@code WHERE} conjuncts that bind to it, and the columns it references.
+ *
+ * <p>Pushed: in a {@code SELECT} whose {@code FROM} is a single measurement, top-level
+ * {@code AND} conjuncts {@code time <op> literal} (op {@code = < <= > >=}, either side,
+ * {@code BETWEEN}; the literal a string, optionally cast to {@code TIMESTAMP} or
+ * {@code TIMESTAMP_NS}), {@code tag = 'v'}, {@code tag IN ('v', …)} and {@code tag IS NULL}.
+ * Nothing under {@code OR}/{@code NOT}, nothing in a join (those scans get the whole time range).
+ * Literals become nanoseconds through DuckDB's own cast ({@link TimestampLiterals}); microsecond
+ * literals widen the range by a microsecond each side, so a rounding in DuckDB's comparison cannot
+ * drop a row. Projection: every column name any column reference, {@code USING} list or tag
+ * predicate mentions; a {@code *}, a natural join or a column alias list means every column.
+ *
+ * <p>A table name that is neither a measurement nor a CTE of the statement is an error naming it
+ * (so other namespaces, DuckDB's catalogs and schema-qualified names are refused before running).
+ * Names resolve as DuckDB resolves them: exact match first, else the one case-insensitive match.
+ */
+public final class StatementAnalysis {
+
+    /** Turns a timestamp literal into epoch nanoseconds the way DuckDB casts it; empty if it does not. */
+    public interface TimestampLiterals {
+        OptionalLong epochNanos(String text, String castType);
+    }
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+    private static final long MICRO = 1_000L;
+
+    private final String sql;
+    private final Function<String, Optional<MeasurementSchema>> schemas;
+    private final Set<String> measurements;
+    private final TimestampLiterals literals;
+
+    private final Map<String, ScanPlan> plans = new LinkedHashMap<>();
+    private final Map<String, Integer> references = new LinkedHashMap<>();
+    private final Set<String> cteNames = new HashSet<>();
+    private final Set<String> referencedColumns = new HashSet<>();
+    private final IdentityHashMap<JsonNode, ScanPlan> pushed = new IdentityHashMap<>();
+    private boolean everyColumn;
+
+    private StatementAnalysis(String sql, Set<String> measurements, Function<String, Optional<MeasurementSchema>> schemas,
+                              TimestampLiterals literals) {
+        this.sql = sql;
+        this.measurements = measurements;
+        this.schemas = schemas;
+        this.literals = literals;
+    }
+
+    /** The outcome: per measurement, the scan serving every reference, and how often it is referenced. */
+    public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes) {
+        public Result {
+            plans = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(plans));
+            references = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(references));
+        }
+    }
+
+    /**
+     * @param serialized   the answer of {@code json_serialize_sql(sql)}
+     * @param measurements the namespace's measurement names
+     * @throws SqlErrorException for a syntax error, not exactly one statement, a statement other
+     *                           than a query, or an unknown table
+     */
+    public static Result analyse(String sql, String serialized, Set<String> measurements,
+                                 Function<String, Optional<MeasurementSchema>> schemas, TimestampLiterals literals) {
+        JsonNode root = JSON.readTree(serialized);
+        if (root.path("error").asBoolean(false)) {
+            String type = root.path("error_type").asString("");
+            String message = root.path("error_message").asString("invalid statement");
+            if (type.equals("not implemented") && message.startsWith("Only SELECT")) {
+                throw new SqlErrorException("Statement Error", "only queries (SELECT, WITH, FROM, VALUES …) can be run here", -1);
+            }
+            int position = root.has("position") ? charOffset(sql, root.path("position").asInt(-1)) : -1;
+            throw new SqlErrorException(type.isEmpty() ? "Parser Error" : capitalised(type) + " Error", message, position);
+        }
+        JsonNode statements = root.path("statements");
+        if (statements.size() != 1) {
+            throw new SqlErrorException("Statement Error", "exactly one statement per query [statements=" + statements.size() + "]", -1);
+        }
+        StatementAnalysis a = new StatementAnalysis(sql, measurements, schemas, literals);
+        a.collect(statements.get(0));
+        a.walk(statements.get(0));
+        if (a.everyColumn) {
+            a.plans.replaceAll((m, p) -> new ScanPlan(m, p.from(), p.to(), p.tags(), Set.of()));
+        } else {
+            a.plans.replaceAll((m, p) -> p.columns().isEmpty() ? p : a.projected(p));
+        }
+        return new Result(a.plans, a.references, !a.cteNames.isEmpty());
+    }
+
+    /** First pass: CTE names, column names, anything that forces every column. */
+    private void collect(JsonNode node) {
+        if (node.isArray()) {
+            for (JsonNode child : node) {
+                collect(child);
+            }
+            return;
+        }
+        if (!node.isObject()) {
+            return;
+        }
+        String cls = node.path("class").asString("");
+        if (cls.equals("STAR")) {
+            everyColumn = true;
+        } else if (cls.equals("COLUMN_REF")) {
+            for (JsonNode n : node.path("column_names")) {
+                referencedColumns.add(n.asString().toLowerCase(Locale.ROOT));
+            }
+        }
+        if ("NATURAL".equals(node.path("ref_type").asString(""))) {
+            everyColumn = true;
+        }
+        for (JsonNode n : node.path("using_columns")) {
+            referencedColumns.add(n.asString().toLowerCase(Locale.ROOT));
+        }
+        JsonNode ctes = node.path("cte_map").path("map");
+        for (JsonNode e : ctes) {
+            cteNames.add(e.path("key").asString("").toLowerCase(Locale.ROOT));
+        }
+        for (JsonNode child : node) {
+            collect(child);
+        }
+    }
+
+    /** Second pass: table references, with pushdown where a SELECT reads one measurement. */
+    private void walk(JsonNode node) {
+        if (node.isArray()) {
+            for (JsonNode child : node) {
+                walk(child);
+            }
+            return;
+        }
+        if (!node.isObject()) {
+            return;
+        }
+        if ("SELECT_NODE".equals(node.path("type").asString(""))) {
+            JsonNode from = node.path("from_table");
+            if ("BASE_TABLE".equals(from.path("type").asString(""))) {
+                resolve(from).ifPresent(m -> pushed.put(from, pushdown(m, from, node.path("where_clause"))));
+            }
+        }
+        if ("BASE_TABLE".equals(node.path("type").asString("")) && node.has("table_name")) {
+            reference(node);
+        }
+        for (JsonNode child : node) {
+            walk(child);
+        }
+    }
+
+    private void reference(JsonNode table) {
+        Optional<String> m = resolve(table);
+        if (m.isEmpty()) {
+            return; // a CTE
+        }
+        ScanPlan plan = pushed.getOrDefault(table, ScanPlan.everything(m.get()));
+        if (table.path("column_name_alias").size() > 0) {
+            plan = new ScanPlan(plan.measurement(), plan.from(), plan.to(), plan.tags(), Set.of()); // positional renames
+        } else if (plan.columns().isEmpty() && !pushed.containsKey(table)) {
+            plan = new ScanPlan(plan.measurement(), plan.from(), plan.to(), plan.tags(), Set.of(Column.TIME)); // marks "projected"
+        }
+        plans.merge(m.get(), plan, ScanPlan::union);
+        references.merge(m.get(), 1, Integer::sum);
+    }
+
+    /** The measurement a base-table reference names; empty for a CTE; an error for anything else. */
+    private Optional<String> resolve(JsonNode table) {
+        String name = table.path("table_name").asString("");
+        String schema = table.path("schema_name").asString("");
+        String catalog = table.path("catalog_name").asString("");
+        int position = charOffset(sql, table.path("query_location").asLong(-1));
+        if (!schema.isEmpty() || !catalog.isEmpty()) {
+            String shown = (catalog.isEmpty() ? "" : catalog + ".") + (schema.isEmpty() ? "" : schema + ".") + name;
+            throw new SqlErrorException("Catalog Error", "unknown measurement '" + shown + "' (measurements are not schema-qualified)", position);
+        }
+        Optional<String> measurement = measurementNamed(name);
+        if (cteNames.contains(name.toLowerCase(Locale.ROOT))) {
+            // a CTE; if a measurement has the name too, the CTE's own body may read it: keep it whole
+            measurement.ifPresent(m -> {
+                plans.merge(m, ScanPlan.everything(m), ScanPlan::union);
+                references.merge(m, 1, Integer::sum);
+            });
+            return Optional.empty();
+        }
+        if (measurement.isEmpty()) {
+            throw new SqlErrorException("Catalog Error", "unknown measurement '" + name + "'", position);
+        }
+        return measurement;
+    }
+
+    private Optional<String> measurementNamed(String name) {
+        if (measurements.contains(name)) {
+            return Optional.of(name);
+        }
+        String found = null;
+        for (String m : measurements) {
+            if (m.equalsIgnoreCase(name)) {
+                if (found != null) {
+                    return Optional.empty();
+                }
+                found = m;
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    private ScanPlan pushdown(String measurement, JsonNode table, JsonNode where) {
+        MeasurementSchema schema = schemas.apply(measurement).orElse(null);
+        if (schema == null) {
+            return ScanPlan.everything(measurement);
+        }
+        String alias = table.path("alias").asString("");
+        String qualifier = alias.isEmpty() ? table.path("table_name").asString("") : alias;
+        List<JsonNode> conjuncts = new ArrayList<>();
+        flattenAnd(where, conjuncts);
+        long from = Long.MIN_VALUE;
+        long to = Long.MAX_VALUE;
+        Map<String, TagPredicate> tags = new LinkedHashMap<>();
+        for (JsonNode c : conjuncts) {
+            String cls = c.path("class").asString("");
+            String type = c.path("type").asString("");
+            if (cls.equals("COMPARISON")) {
+                JsonNode left = c.path("left");
+                JsonNode right = c.path("right");
+                String op = type;
+                if (!isColumn(left) && isColumn(right)) {
+                    JsonNode t = left;
+                    left = right;
+                    right = t;
+                    op = flipped(op);
+                }
+                Optional<Column> col = column(left, qualifier, schema);
+                if (col.isEmpty() || op == null) {
+                    continue;
+                }
+                if (col.get().kind() == Column.Kind.TIME) {
+                    long[] range = timeRange(op, right);
+                    from = Math.max(from, range[0]);
+                    to = Math.min(to, range[1]);
+                } else if (col.get().kind() == Column.Kind.TAG && op.equals("COMPARE_EQUAL")) {
+                    stringLiteral(right).ifPresent(v -> tags.putIfAbsent(col.get().name(), new TagPredicate.Eq(col.get().name(), v)));
+                }
+            } else if (cls.equals("BETWEEN")) {
+                Optional<Column> col = column(c.path("input"), qualifier, schema);
+                if (col.isPresent() && col.get().kind() == Column.Kind.TIME) {
+                    from = Math.max(from, timeRange("COMPARE_GREATERTHANOREQUALTO", c.path("lower"))[0]);
+                    to = Math.min(to, timeRange("COMPARE_LESSTHANOREQUALTO", c.path("upper"))[1]);
+                }
+            } else if (type.equals("COMPARE_IN") && c.path("children").size() >= 2) {
+                JsonNode children = c.path("children");
+                Optional<Column> col = column(children.get(0), qualifier, schema);
+                if (col.isEmpty() || col.get().kind() != Column.Kind.TAG) {
+                    continue;
+                }
+                Set<String> values = new LinkedHashSet<>();
+                boolean allStrings = true;
+                for (int i = 1; i < children.size(); i++) {
+                    Optional<String> v = stringLiteral(children.get(i));
+                    if (v.isEmpty()) {
+                        allStrings = false;
+                        break;
+                    }
+                    values.add(v.get());
+                }
+                if (allStrings) {
+                    tags.putIfAbsent(col.get().name(), new TagPredicate.In(col.get().name(), values));
+                }
+            } else if (type.equals("OPERATOR_IS_NULL") && c.path("children").size() == 1) {
+                Optional<Column> col = column(c.path("children").get(0), qualifier, schema);
+                if (col.isPresent() && col.get().kind() == Column.Kind.TAG) {
+                    tags.putIfAbsent(col.get().name(), new TagPredicate.IsNull(col.get().name()));
+                }
+            }
+        }
+        return new ScanPlan(measurement, from, to, List.copyOf(tags.values()), Set.of(Column.TIME));
+    }
+
+    /** Columns of the measurement the statement names anywhere (a superset of what it reads). */
+    private ScanPlan projected(ScanPlan p) {
+        MeasurementSchema schema = schemas.apply(p.measurement()).orElse(null);
+        if (schema == null) {
+            return new ScanPlan(p.measurement(), p.from(), p.to(), p.tags(), Set.of());
+        }
+        Set<String> cols = new LinkedHashSet<>();
+        cols.add(Column.TIME);
+        for (Column c : schema.columns()) {
+            if (referencedColumns.contains(c.name().toLowerCase(Locale.ROOT))) {
+                cols.add(c.name());
+            }
+        }
+        for (TagPredicate t : p.tags()) {
+            cols.add(t.key());
+        }
+        return new ScanPlan(p.measurement(), p.from(), p.to(), p.tags(), cols);
+    }
+
+    private static void flattenAnd(JsonNode e, List<JsonNode> out) {
+        if (e == null || e.isMissingNode() || e.isNull()) {
+            return;
+        }
+        if ("CONJUNCTION_AND".equals(e.path("type").asString(""))) {
+            for (JsonNode c : e.path("children")) {
+                flattenAnd(c, out);
+            }
+        } else {
+            out.add(e);
+        }
+    }
+
+    private static boolean isColumn(JsonNode e) {
+        return "COLUMN_REF".equals(e.path("class").asString(""));
+    }
+
+    private static Optional<Column> column(JsonNode e, String qualifier, MeasurementSchema schema) {
+        if (!isColumn(e)) {
+            return Optional.empty();
+        }
+        JsonNode names = e.path("column_names");
+        String name;
+        if (names.size() == 1) {
+            name = names.get(0).asString();
+        } else if (names.size() == 2 && names.get(0).asString().equalsIgnoreCase(qualifier)) {
+            name = names.get(1).asString();
+        } else {
+            return Optional.empty();
+        }
+        Optional<Column> exact = schema.column(name);
+        if (exact.isPresent()) {
+            return exact;
+        }
+        List<Column> loose = schema.columns().stream().filter(c -> c.name().equalsIgnoreCase(name)).toList();
+        return loose.size() == 1 ? Optional.of(loose.getFirst()) : Optional.empty();
+    }
+
+    private static String flipped(String op) {
+        return switch (op) {
+            case "COMPARE_EQUAL" -> "COMPARE_EQUAL";
+            case "COMPARE_LESSTHAN" -> "COMPARE_GREATERTHAN";
+            case "COMPARE_LESSTHANOREQUALTO" -> "COMPARE_GREATERTHANOREQUALTO";
+            case "COMPARE_GREATERTHAN" -> "COMPARE_LESSTHAN";
+            case "COMPARE_GREATERTHANOREQUALTO" -> "COMPARE_LESSTHANOREQUALTO";
+            default -> null;
+        };
+    }
+
+    /** {@code [from, to]} (inclusive) implied by {@code time <op> literal}; everything if unknown. */
+    private long[] timeRange(String op, JsonNode literal) {
+        long[] all = {Long.MIN_VALUE, Long.MAX_VALUE};
+        String castType = "";
+        JsonNode value = literal;
+        if ("CAST".equals(literal.path("class").asString("")) && !literal.path("try_cast").asBoolean(false)) {
+            castType = literal.path("type_expr").path("type_name").asString("").toUpperCase(Locale.ROOT);
+            value = literal.path("child");
+        }
+        Optional<String> text = stringLiteral(value);
+        if (text.isEmpty() || !(castType.isEmpty() || castType.equals("TIMESTAMP") || castType.equals("TIMESTAMP_NS")
+                || castType.equals("DATETIME"))) {
+            return all;
+        }
+        OptionalLong ns = literals.epochNanos(text.get(), castType.isEmpty() ? "TIMESTAMP_NS" : castType);
+        if (ns.isEmpty()) {
+            return all;
+        }
+        long slack = castType.equals("TIMESTAMP") || castType.equals("DATETIME") ? MICRO : 0;
+        long t = ns.getAsLong();
+        long lo = saturatingAdd(t, -slack);
+        long hi = saturatingAdd(t, slack);
+        return switch (op) {
+            case "COMPARE_EQUAL" -> new long[]{lo, hi};
+            case "COMPARE_GREATERTHAN" -> new long[]{slack == 0 ? saturatingAdd(t, 1) : lo, Long.MAX_VALUE};
+            case "COMPARE_GREATERTHANOREQUALTO" -> new long[]{lo, Long.MAX_VALUE};
+            case "COMPARE_LESSTHAN" -> new long[]{Long.MIN_VALUE, slack == 0 ? saturatingAdd(t, -1) : hi};
+            case "COMPARE_LESSTHANOREQUALTO" -> new long[]{Long.MIN_VALUE, hi};
+            default -> all;
+        };
+    }
+
+    private static long saturatingAdd(long a, long b) {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            return b < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
+
+    private static Optional<String> stringLiteral(JsonNode e) {
+        if ("CAST".equals(e.path("class").asString(""))
+                && e.path("type_expr").path("type_name").asString("").equalsIgnoreCase("VARCHAR")) {
+            e = e.path("child");
+        }
+        if (!"CONSTANT".equals(e.path("class").asString(""))) {
+            return Optional.empty();
+        }
+        JsonNode lit = e.path("literal");
+        if (!"STRING".equals(lit.path("kind").asString(""))) {
+            return Optional.empty();
+        }
+        return Optional.of(lit.path("text").asString());
+    }
+
+    /** DuckDB's positions are byte offsets into the UTF-8 statement; ours are character offsets. */
+    static int charOffset(String sql, long byteOffset) {
+        if (byteOffset < 0 || byteOffset > Integer.MAX_VALUE) {
+            return -1;
+        }
+        byte[] bytes = sql.getBytes(StandardCharsets.UTF_8);
+        if (byteOffset > bytes.length) {
+            return -1;
+        }
+        return new String(bytes, 0, (int) byteOffset, StandardCharsets.UTF_8).length();
+    }
+
+    private static String capitalised(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+}

@@ -1,0 +1,283 @@
+package io.chronix.api.query;
+
+import io.chronix.api.security.TenantAccess;
+import io.chronix.engine.Chronix;
+import io.chronix.engine.model.PointBatch;
+import io.chronix.tenancy.TenancyDirectory;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.security.core.Authentication;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.chronix.api.query.QueryWebFixture.T0;
+import static io.chronix.api.query.QueryWebFixture.TENANT;
+import static io.chronix.api.query.QueryWebFixture.ns;
+import static io.chronix.api.query.QueryWebFixture.quotas;
+import static io.chronix.api.query.QueryWebFixture.tenant;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * The query endpoints in a web slice over real engines and the real locked-down DuckDB: answer
+ * shapes and formats, NULLs, errors with positions, containment, limits, pruning diagnostics.
+ */
+@WebMvcTest(QueryController.class)
+@AutoConfigureMockMvc(addFilters = false)
+@Import({TenantAccess.class, QueryService.class, QueryConfiguration.class, QueryWebFixture.class})
+class QueryEndpointTest {
+
+    static final long S = 1_000_000_000L;
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Autowired MockMvc mvc;
+    @Autowired QueryWebFixture.Engines engines;
+    @Autowired BufferAllocator queryAllocator;
+    @MockitoBean TenancyDirectory directory;
+
+    Authentication reader = tenant("read:metrics");
+
+    @BeforeEach
+    void namespaces() {
+        when(directory.namespace(TENANT, "metrics")).thenReturn(Optional.of(ns(1, "metrics")));
+        when(directory.namespace(TENANT, "other")).thenReturn(Optional.of(ns(2, "other")));
+        when(directory.namespace(TENANT, "empty")).thenReturn(Optional.of(ns(3, "empty")));
+        when(directory.quotas(eq(TENANT))).thenReturn(quotas(Duration.ofSeconds(30), 8));
+        Chronix m = engines.engine(1);
+        if (m.measurements().isEmpty()) {
+            m.write(PointBatch.builder()
+                    .beginPoint("cpu", T0).tag("host", "a").floatField("usage", 1.5).integerField("n", 3).endPoint()
+                    .beginPoint("cpu", T0 + 1).tag("host", "a").floatField("usage", 2.5).stringField("note", "x,\"y\"").endPoint()
+                    .beginPoint("cpu", T0 + 3600 * S).tag("host", "b").tag("rack", "r1").integerField("n", 0).endPoint()
+                    .build());
+            m.flush();
+            m.write(PointBatch.builder()
+                    .beginPoint("cpu", T0 + 7200 * S + 999_999_999).tag("host", "a").floatField("usage", 9.0).endPoint()
+                    .build());
+            engines.engine(2).write(PointBatch.builder().beginPoint("secret", T0).tag("k", "v").floatField("x", 42).endPoint().build());
+        }
+    }
+
+    @AfterEach
+    void noArrowMemoryLeft() {
+        assertThat(queryAllocator.getAllocatedMemory()).as("Arrow memory held after the request").isZero();
+    }
+
+    ResultActions query(String sql, String accept) throws Exception {
+        return mvc.perform(post("/api/v1/namespaces/metrics/query").principal(reader)
+                .contentType(MediaType.APPLICATION_JSON).accept(accept)
+                .content(JSON.writeValueAsString(Map.of("sql", sql))));
+    }
+
+    JsonNode json(String sql) throws Exception {
+        return JSON.readTree(query(sql, "application/json").andExpect(status().isOk()).andReturn().getResponse().getContentAsString());
+    }
+
+    @Test
+    void jsonAnswerHasColumnsWithTypesAndNanosecondTimestamps() throws Exception {
+        JsonNode r = json("SELECT * FROM cpu ORDER BY time");
+        assertThat(r.get("columns").toString()).isEqualTo("[{\"name\":\"time\",\"type\":\"TIMESTAMP\"},{\"name\":\"host\",\"type\":\"VARCHAR\"},"
+                + "{\"name\":\"rack\",\"type\":\"VARCHAR\"},{\"name\":\"n\",\"type\":\"BIGINT\"},{\"name\":\"note\",\"type\":\"VARCHAR\"},"
+                + "{\"name\":\"usage\",\"type\":\"DOUBLE\"}]");
+        assertThat(r.get("rows").toString()).isEqualTo("[[\"2026-01-01T00:00:00Z\",\"a\",null,3,null,1.5],"
+                + "[\"2026-01-01T00:00:00.000000001Z\",\"a\",null,null,\"x,\\\"y\\\"\",2.5],"
+                + "[\"2026-01-01T01:00:00Z\",\"b\",\"r1\",0,null,null],"
+                + "[\"2026-01-01T02:00:00.999999999Z\",\"a\",null,null,null,9.0]]");
+    }
+
+    @Test
+    void getTakesTheStatementAsAParameter() throws Exception {
+        mvc.perform(get("/api/v1/namespaces/metrics/query").param("sql", "SELECT count(*) AS n FROM cpu").principal(reader))
+                .andExpect(status().isOk()).andExpect(jsonPath("$.rows[0][0]").value(4));
+    }
+
+    @Test
+    void nullSemantics() throws Exception {
+        JsonNode r = json("SELECT count(*), count(usage), avg(usage), count(n), sum(n), count(*) FILTER (WHERE usage IS NULL),"
+                + " count(*) FILTER (WHERE n = 0), count(*) FILTER (WHERE rack IS NULL) FROM cpu");
+        assertThat(r.get("rows").toString()).isEqualTo("[[4,3,4.333333333333333,2,3,1,1,3]]");
+    }
+
+    @Test
+    void csvAnswerQuotesAndLeavesNullEmpty() throws Exception {
+        String body = query("SELECT time, host, rack, note FROM cpu ORDER BY time LIMIT 2", "text/csv")
+                .andExpect(status().isOk()).andExpect(header().string("Content-Type", "text/csv;charset=UTF-8"))
+                .andReturn().getResponse().getContentAsString();
+        assertThat(body).isEqualTo("time,host,rack,note\r\n2026-01-01T00:00:00Z,a,,\r\n2026-01-01T00:00:00.000000001Z,a,,\"x,\"\"y\"\"\"\r\n");
+    }
+
+    @Test
+    void arrowAnswerDecodesToTheSameValues() throws Exception {
+        byte[] body = query("SELECT time, host, usage FROM cpu ORDER BY time", "application/vnd.apache.arrow.stream")
+                .andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray();
+        List<String> rows = new ArrayList<>();
+        try (BufferAllocator a = new RootAllocator(); ArrowStreamReader r = new ArrowStreamReader(new ByteArrayInputStream(body), a)) {
+            while (r.loadNextBatch()) {
+                VectorSchemaRoot root = r.getVectorSchemaRoot();
+                assertThat(root.getSchema().getFields().getFirst().getType().toString()).isEqualTo("Timestamp(NANOSECOND, null)");
+                for (int i = 0; i < root.getRowCount(); i++) {
+                    rows.add(root.getVector(0).getObject(i) + "|" + root.getVector(1).getObject(i) + "|" + root.getVector(2).getObject(i));
+                }
+            }
+        }
+        assertThat(rows).containsExactly("2026-01-01T00:00|a|1.5", "2026-01-01T00:00:00.000000001|a|2.5",
+                "2026-01-01T01:00|b|null", "2026-01-01T02:00:00.999999999|a|9.0");
+    }
+
+    @Test
+    void syntaxErrorIs400WithMessageAndPosition() throws Exception {
+        query("SELECT * FROM cpu WHERE", "application/json").andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errorId").value("sql-error"))
+                .andExpect(jsonPath("$.errorType").value("Parser Error"))
+                .andExpect(jsonPath("$.detail").value("syntax error at or near \"WHERE\""))
+                .andExpect(jsonPath("$.position").value(18));
+        query("SELECT usage_nope FROM cpu", "application/json").andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errorType").value("Binder Error"))
+                .andExpect(jsonPath("$.position").value(7));
+    }
+
+    @Test
+    void unknownMeasurementIs400NamingIt() throws Exception {
+        query("SELECT * FROM cpu JOIN disk USING (host)", "application/json").andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.detail").value("unknown measurement 'disk'"))
+                .andExpect(jsonPath("$.position").value(23));
+    }
+
+    @Test
+    void anEmptyNamespaceAnswersAnEmptyResult() throws Exception {
+        mvc.perform(post("/api/v1/namespaces/empty/query").principal(tenant("read:*")).contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"sql\": \"SELECT 1 AS one WHERE false\"}"))
+                .andExpect(status().isOk()).andExpect(jsonPath("$.rows.length()").value(0))
+                .andExpect(jsonPath("$.columns[0].name").value("one"));
+    }
+
+    @Test
+    void escapesAreRefused() throws Exception {
+        for (String sql : List.of(
+                "SELECT * FROM read_csv('/etc/passwd')",
+                "SELECT * FROM read_text('/etc/passwd')",
+                "SELECT * FROM glob('/etc/*')",
+                "SELECT * FROM 'https://example.com/x.csv'",
+                "COPY (SELECT * FROM cpu) TO '/tmp/chronix-escape.csv'",
+                "INSTALL httpfs",
+                "LOAD httpfs",
+                "ATTACH '/tmp/chronix-escape.db' AS x",
+                "SET enable_external_access = true",
+                "RESET lock_configuration",
+                "CREATE TABLE main.planted AS SELECT 1",
+                "SELECT * FROM secret",
+                "SELECT * FROM memory.main.cpu",
+                "SELECT * FROM duckdb_settings() WHERE false UNION ALL SELECT * FROM secret",
+                "SELECT * FROM query_table('secret')",
+                "PRAGMA version",
+                "SELECT 1; SELECT 2")) {
+            int status = query(sql, "application/json").andReturn().getResponse().getStatus();
+            assertThat(status).as(sql).isEqualTo(400);
+        }
+        assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/chronix-escape.csv"))).isFalse();
+        assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/chronix-escape.db"))).isFalse();
+        assertThat(json("SELECT count(*) FROM duckdb_tables()").get("rows").get(0).get(0).asLong()).isZero();
+    }
+
+    @Test
+    void anotherNamespacesMeasurementIsUnknown() throws Exception {
+        query("SELECT * FROM secret", "application/json").andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.detail").value("unknown measurement 'secret'"));
+    }
+
+    @Test
+    void queryTimeoutCancelsTheStatement() throws Exception {
+        when(directory.quotas(eq(TENANT))).thenReturn(quotas(Duration.ofMillis(200), 8));
+        query("SELECT count(*) FROM range(100000000000) a, range(10) b WHERE a.range * b.range = -1", "application/json")
+                .andExpect(status().isRequestTimeout())
+                .andExpect(jsonPath("$.errorId").value("query-timeout"))
+                .andExpect(jsonPath("$.limit").value("queryTimeout"))
+                .andExpect(jsonPath("$.value").value("PT0.2S"));
+    }
+
+    @Test
+    void overMaxConcurrentQueriesIs429WithRetryAfter() throws Exception {
+        when(directory.quotas(eq(TENANT))).thenReturn(quotas(Duration.ofSeconds(30), 0));
+        query("SELECT 1", "application/json").andExpect(status().isTooManyRequests())
+                .andExpect(header().string("Retry-After", "1"))
+                .andExpect(jsonPath("$.errorId").value("too-many-queries"))
+                .andExpect(jsonPath("$.limit").value("maxConcurrentQueries"));
+    }
+
+    @Test
+    void pruningIsVisibleInTheScanHeader() throws Exception {
+        String h = query("SELECT avg(usage) FROM cpu WHERE host = 'a' AND time >= TIMESTAMP '2026-01-01 00:00:00' AND time < TIMESTAMP '2026-01-01 01:00:00'",
+                "application/json").andExpect(status().isOk()).andReturn().getResponse().getHeader(QueryController.SCAN_HEADER);
+        assertThat(h).startsWith("cpu;rows=2;").contains(";from=2025-12-31T23:59:59.999999Z;", ";to=2026-01-01T01:00:00.000001Z;",
+                ";tags=1;", ";columns=3;");
+    }
+
+    @Test
+    void measurementsAndTheirColumns() throws Exception {
+        mvc.perform(get("/api/v1/namespaces/metrics/measurements").principal(reader))
+                .andExpect(status().isOk()).andExpect(jsonPath("$[0]").value("cpu"));
+        mvc.perform(get("/api/v1/namespaces/metrics/measurements/cpu").principal(reader))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.name").value("cpu"))
+                .andExpect(jsonPath("$.columns[0].name").value("time")).andExpect(jsonPath("$.columns[0].kind").value("time"))
+                .andExpect(jsonPath("$.columns[0].type").value("TIMESTAMP"))
+                .andExpect(jsonPath("$.columns[1].name").value("host")).andExpect(jsonPath("$.columns[1].kind").value("tag"))
+                .andExpect(jsonPath("$.columns[2].name").value("rack"))
+                .andExpect(jsonPath("$.columns[3].name").value("n")).andExpect(jsonPath("$.columns[3].kind").value("field"))
+                .andExpect(jsonPath("$.columns[3].type").value("BIGINT"))
+                .andExpect(jsonPath("$.columns[5].name").value("usage")).andExpect(jsonPath("$.columns[5].type").value("DOUBLE"));
+        mvc.perform(get("/api/v1/namespaces/metrics/measurements/nope").principal(reader))
+                .andExpect(status().isNotFound()).andExpect(jsonPath("$.errorId").value("measurement-not-found"));
+    }
+
+    @Test
+    void lastPointOfEachMatchingSeries() throws Exception {
+        mvc.perform(get("/api/v1/namespaces/metrics/last").param("measurement", "cpu").principal(reader))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.rows.length()").value(2))
+                .andExpect(jsonPath("$.rows[0][0]").value("2026-01-01T02:00:00.999999999Z"))
+                .andExpect(jsonPath("$.rows[0][1]").value("a"))
+                .andExpect(jsonPath("$.rows[0][5]").value(9.0))
+                .andExpect(jsonPath("$.rows[0][3]").isEmpty())
+                .andExpect(jsonPath("$.rows[1][1]").value("b"));
+        mvc.perform(get("/api/v1/namespaces/metrics/last").param("measurement", "cpu").param("tag.host", "b").principal(reader))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.rows.length()").value(1))
+                .andExpect(jsonPath("$.rows[0][2]").value("r1"))
+                .andExpect(jsonPath("$.rows[0][3]").value(0));
+    }
+
+    @Test
+    void readScopeIsNeeded() throws Exception {
+        mvc.perform(post("/api/v1/namespaces/metrics/query").principal(tenant("write:metrics")).contentType(MediaType.APPLICATION_JSON)
+                .content("{\"sql\": \"SELECT 1\"}")).andExpect(status().isForbidden());
+        mvc.perform(post("/api/v1/namespaces/nope/query").principal(reader).contentType(MediaType.APPLICATION_JSON)
+                .content("{\"sql\": \"SELECT 1\"}")).andExpect(status().isNotFound());
+    }
+}

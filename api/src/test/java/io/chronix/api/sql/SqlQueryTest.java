@@ -1,0 +1,74 @@
+package io.chronix.api.sql;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static io.chronix.api.sql.SqlFixture.SECOND;
+import static io.chronix.api.sql.SqlFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SqlQueryTest {
+
+    @TempDir Path dir;
+    SqlFixture f;
+
+    @BeforeEach
+    void open() {
+        f = new SqlFixture(dir);
+        f.write(b -> b
+                .beginPoint("cpu", T0).tag("host", "a").floatField("usage", 1.0).integerField("n", 1).endPoint()
+                .beginPoint("cpu", T0 + SECOND).tag("host", "a").floatField("usage", 2.0).endPoint()
+                .beginPoint("cpu", T0).tag("host", "b").floatField("usage", 10.0).integerField("n", 0).endPoint()
+                .beginPoint("cpu", T0 + 59 * SECOND + 999_999_600).tag("host", "b").integerField("n", 5).endPoint()
+                .beginPoint("mem", T0).tag("host", "a").floatField("free", 7.5).endPoint());
+    }
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    @Test
+    void aggregatesSeeNullsAsAbsent() {
+        assertThat(f.rows("SELECT host, count(*), count(usage), avg(usage), count(n), sum(n) FROM cpu GROUP BY host ORDER BY host"))
+                .containsExactly("a|2|2|1.5|1|1", "b|2|1|10.0|2|5");
+        assertThat(f.rows("SELECT count(*) FROM cpu WHERE usage IS NULL")).containsExactly("1");
+        assertThat(f.rows("SELECT count(*) FROM cpu WHERE n = 0")).containsExactly("1");
+    }
+
+    @Test
+    void timeBucketIsExactAtTheNanosecond() {
+        assertThat(f.rows("SELECT epoch_ns(time_bucket(INTERVAL '1 minute', time)) AS b, count(*) FROM cpu GROUP BY 1 ORDER BY 1"))
+                .containsExactly(T0 + "|4");
+        assertThat(f.rows("SELECT epoch_ns(date_bin(INTERVAL '30 seconds', time)) AS b, count(*) FROM cpu GROUP BY 1 ORDER BY 1"))
+                .containsExactly(T0 + "|3", (T0 + 30 * SECOND) + "|1");
+    }
+
+    @Test
+    void aMeasurementReadTwiceWorks() {
+        assertThat(f.rows("SELECT (SELECT count(*) FROM cpu) + (SELECT count(*) FROM cpu WHERE host = 'a')")).containsExactly("6");
+        assertThat(f.rows("SELECT count(*) FROM cpu x JOIN cpu y USING (host)")).containsExactly("8");
+        assertThat(f.rows("WITH c AS (SELECT * FROM cpu) SELECT count(*) FROM c x, c y")).containsExactly("16");
+    }
+
+    @Test
+    void unknownMeasurementIsNamed() {
+        assertThatThrownBy(() -> f.rows("SELECT * FROM nope")).isInstanceOf(SqlErrorException.class).hasMessageContaining("'nope'");
+    }
+
+    @Test
+    void syntaxErrorHasAPosition() {
+        assertThatThrownBy(() -> f.rows("SELECT * FROM cpu WHERE"))
+                .isInstanceOfSatisfying(SqlErrorException.class, e -> assertThat(e.position()).isEqualTo(18));
+        assertThatThrownBy(() -> f.rows("SELECT nope FROM cpu"))
+                .isInstanceOfSatisfying(SqlErrorException.class, e -> {
+                    assertThat(e.errorType()).isEqualTo("Binder Error");
+                    assertThat(e.position()).isEqualTo(7);
+                });
+    }
+}
