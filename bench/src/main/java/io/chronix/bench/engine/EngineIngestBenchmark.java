@@ -87,6 +87,20 @@ public class EngineIngestBenchmark {
         public long rows;
     }
 
+    /** The same batch building without the write: its allocation is the caller's share of {@link #writeBatch}'s. */
+    @Benchmark
+    public PointBatch buildBatchOnly(Rows rows) {
+        builder.reset();
+        for (int t = 0; t < ticksPerBatch; t++) {
+            EngineTickSink.appendTick(builder, hosts, integers, time, values.get(tick));
+            time += INTERVAL;
+            tick = (tick + 1) % DISTINCT_TICKS;
+        }
+        PointBatch batch = builder.build();
+        rows.rows += batch.size();
+        return batch;
+    }
+
     @Benchmark
     public long writeBatch(Rows rows) {
         builder.reset();
