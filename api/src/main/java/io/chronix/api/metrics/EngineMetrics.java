@@ -1,0 +1,47 @@
+package io.chronix.api.metrics;
+
+import io.chronix.api.engine.EngineRegistry;
+import io.chronix.engine.maintenance.MaintenanceScheduler;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.stereotype.Component;
+
+/**
+ * Engine meters, read from the registry when scraped: {@code chronix_open_engines},
+ * {@code chronix_memtable_bytes}, {@code chronix_memtable_budget_bytes},
+ * {@code chronix_memtable_budget_flushes_total}, {@code chronix_engine_opens_total},
+ * {@code chronix_engine_idle_closes_total}, {@code chronix_maintenance_runs_total} (flushes and
+ * other maintenance), and the WAL counters summed over every engine the process opened, closed ones
+ * included: {@code chronix_wal_truncations_total} (torn tails cut at recovery),
+ * {@code chronix_wal_fsyncs_total}, {@code chronix_wal_fsync_failures_total},
+ * {@code chronix_wal_records_total}, {@code chronix_wal_bytes_total} — records per fsync is the
+ * group-commit size.
+ */
+@Component
+public class EngineMetrics {
+
+    public EngineMetrics(MeterRegistry registry, EngineRegistry engines, MaintenanceScheduler scheduler) {
+        Gauge.builder("chronix.open.engines", engines, EngineRegistry::openEngines).description("Engines open").register(registry);
+        Gauge.builder("chronix.memtable.bytes", engines, EngineRegistry::memtableBytes).description("Memtable bytes of all open engines")
+                .baseUnit("bytes").register(registry);
+        Gauge.builder("chronix.memtable.budget.bytes", engines, EngineRegistry::memtableBudgetBytes).description("Memtable budget")
+                .baseUnit("bytes").register(registry);
+        FunctionCounter.builder("chronix.memtable.budget.flushes", engines, EngineRegistry::budgetFlushes)
+                .description("Flushes forced by the memtable budget").register(registry);
+        FunctionCounter.builder("chronix.engine.opens", engines, EngineRegistry::opens).description("Engine opens").register(registry);
+        FunctionCounter.builder("chronix.engine.idle.closes", engines, EngineRegistry::idleCloses).description("Idle engines closed")
+                .register(registry);
+        FunctionCounter.builder("chronix.maintenance.runs", scheduler, MaintenanceScheduler::runs)
+                .description("Maintenance task runs (flushes and others)").register(registry);
+        FunctionCounter.builder("chronix.wal.truncations", engines, e -> e.walTotals().truncations())
+                .description("Torn WAL tails cut off at recovery").register(registry);
+        FunctionCounter.builder("chronix.wal.fsyncs", engines, e -> e.walTotals().syncs()).description("WAL fsyncs").register(registry);
+        FunctionCounter.builder("chronix.wal.fsync.failures", engines, e -> e.walTotals().failedSyncs()).description("Failed WAL fsyncs")
+                .register(registry);
+        FunctionCounter.builder("chronix.wal.records", engines, e -> e.walTotals().records()).description("WAL records appended")
+                .register(registry);
+        FunctionCounter.builder("chronix.wal.bytes", engines, e -> e.walTotals().bytes()).description("WAL bytes appended")
+                .baseUnit("bytes").register(registry);
+    }
+}

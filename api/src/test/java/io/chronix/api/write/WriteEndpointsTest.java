@@ -1,0 +1,293 @@
+package io.chronix.api.write;
+
+import io.chronix.api.engine.EngineRegistry;
+import io.chronix.api.security.TestHttp;
+import io.chronix.tenancy.TenancyDirectory;
+import io.chronix.tenancy.namespace.Namespace;
+import io.chronix.tenancy.testing.PostgresTestServer;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPOutputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The write endpoints in process against a real PostgreSQL: every status, both error shapes, gzip, quotas, metrics. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class WriteEndpointsTest {
+
+    static final String OPERATOR = "operator-token-for-write-tests";
+    static final AtomicInteger TENANTS = new AtomicInteger();
+
+    @TempDir
+    static Path data;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        PostgresTestServer pg = PostgresTestServer.get();
+        String url = pg.newDatabase();
+        registry.add("spring.datasource.url", () -> url);
+        registry.add("spring.datasource.username", pg::user);
+        registry.add("spring.datasource.password", pg::password);
+        registry.add("chronix.data-dir", () -> data.toString());
+        registry.add("chronix.operator-token", () -> OPERATOR);
+    }
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Autowired
+    EngineRegistry engines;
+
+    @Autowired
+    TenancyDirectory directory;
+
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    /** A tenant with namespace "metrics", a write:metrics token and a read-only token. */
+    record Tenant(UUID id, String name, String admin, String writer, String reader) {
+    }
+
+    private Tenant tenant(String quotasJson) {
+        TestHttp http = new TestHttp(port);
+        String name = "w" + TENANTS.incrementAndGet() + "-" + UUID.randomUUID().toString().substring(0, 6);
+        JsonNode t = http.send("POST", "/api/v1/tenants", OPERATOR, "{\"name\":\"" + name + "\",\"adminEmail\":\"" + name
+                + "@example.com\",\"adminPassword\":\"correct horse battery\"" + (quotasJson == null ? "" : ",\"quotas\":" + quotasJson) + "}").json();
+        String admin = t.get("adminToken").asString();
+        assertThat(http.send("POST", "/api/v1/namespaces", admin, "{\"name\":\"metrics\",\"retention\":\"P30D\"}").status()).isEqualTo(201);
+        String writer = http.send("POST", "/api/v1/tokens", admin, "{\"description\":\"w\",\"scopes\":[\"write:metrics\"]}").json()
+                .get("token").asString();
+        String reader = http.send("POST", "/api/v1/tokens", admin, "{\"description\":\"r\",\"scopes\":[\"read:metrics\"]}").json()
+                .get("token").asString();
+        return new Tenant(UUID.fromString(t.get("id").asString()), name, admin, writer, reader);
+    }
+
+    private HttpResponse<String> post(String path, String authorization, byte[] body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).header("Content-Type", "text/plain; charset=utf-8");
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> write(Tenant t, String query, String body) throws Exception {
+        return post("/api/v1/namespaces/metrics/write" + query, "Bearer " + t.writer(), body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static JsonNode json(HttpResponse<String> r) {
+        return TestHttp.JSON.readTree(r.body());
+    }
+
+    private long points(Tenant t, String measurement) {
+        Namespace ns = directory.namespace(t.id(), "metrics").orElseThrow();
+        return engines.apply(ns, e -> {
+            if (!e.measurements().contains(measurement)) {
+                return 0L;
+            }
+            try (RootAllocator a = new RootAllocator(); var r = e.scan(new io.chronix.engine.read.ScanRequest(measurement, java.util.List.of(),
+                    Long.MIN_VALUE, Long.MAX_VALUE, java.util.List.of()), a)) {
+                long n = 0;
+                for (var batch : r.batches()) {
+                    n += batch.getRowCount();
+                }
+                return n;
+            }
+        });
+    }
+
+    static byte[] gzip(String s) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream g = new GZIPOutputStream(out)) {
+            g.write(s.getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void validLinesAre204AndDurableAndReadable() throws Exception {
+        Tenant t = tenant(null);
+        long now = System.currentTimeMillis();
+        HttpResponse<String> r = write(t, "?precision=ms", "cpu,host=a usage=1.5 " + now + "\ncpu,host=b usage=2 " + now + "\n");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
+        assertThat(points(t, "cpu")).isEqualTo(2);
+    }
+
+    @Test
+    void anInvalidLineRejectsTheWholeRequestUnlessAcceptPartial() throws Exception {
+        Tenant t = tenant(null);
+        String body = "cpu v=1 1000000000000000001\ncpu v= 1000000000000000002\ncpu v=3 1000000000000000003\nbad\n";
+        HttpResponse<String> r = write(t, "", body);
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        JsonNode j = json(r);
+        assertThat(j.get("errorId").asString()).isEqualTo("invalid-line-protocol");
+        assertThat(j.get("errors")).hasSize(2);
+        assertThat(j.get("errors").get(0).get("line").asInt()).isEqualTo(2);
+        assertThat(j.get("errors").get(0).get("column").asInt()).isEqualTo(7);
+        assertThat(j.get("errors").get(0).get("message").asString()).contains("expected a field value");
+        assertThat(j.get("written").asInt()).isZero();
+        assertThat(points(t, "cpu")).as("nothing of an atomic request").isZero();
+
+        HttpResponse<String> partial = write(t, "?accept_partial=true", body);
+        assertThat(partial.statusCode()).isEqualTo(400);
+        assertThat(json(partial).get("written").asInt()).isEqualTo(2);
+        assertThat(json(partial).get("errors")).hasSize(2);
+        assertThat(points(t, "cpu")).isEqualTo(2);
+    }
+
+    @Test
+    void gzipBodiesIncludingMultiMemberAndBadGzip() throws Exception {
+        Tenant t = tenant(null);
+        byte[] a = gzip("cpu,host=a v=1 1000000000000000000\n");
+        byte[] b = gzip("cpu,host=b v=2 1000000000000000000\n");
+        byte[] both = new byte[a.length + b.length];
+        System.arraycopy(a, 0, both, 0, a.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        HttpResponse<String> r = post("/api/v1/namespaces/metrics/write", "Bearer " + t.writer(), both, "Content-Encoding", "gzip");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
+        assertThat(points(t, "cpu")).isEqualTo(2);
+        HttpResponse<String> bad = post("/api/v1/namespaces/metrics/write", "Bearer " + t.writer(),
+                "cpu v=1".getBytes(StandardCharsets.UTF_8), "Content-Encoding", "gzip");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(json(bad).get("errorId").asString()).isEqualTo("invalid-gzip");
+    }
+
+    @Test
+    void bodiesOverMaxRequestBytesAre413OnTheWireAndDecompressed() throws Exception {
+        Tenant t = tenant("{\"maxRequestBytes\": 1000}");
+        String big = "cpu,host=a v=1 1000000000000000000\n".repeat(100);
+        HttpResponse<String> wire = write(t, "", big);
+        assertThat(wire.statusCode()).isEqualTo(413);
+        JsonNode j = json(wire);
+        assertThat(j.get("errorId").asString()).isEqualTo("quota-max-request-bytes");
+        assertThat(j.get("tenant").asString()).isEqualTo(t.name());
+        assertThat(j.get("limit").asString()).isEqualTo("maxRequestBytes");
+        assertThat(j.get("value").asLong()).isEqualTo(1000);
+        byte[] small = gzip(big);
+        assertThat(small.length).isLessThan(1000);
+        HttpResponse<String> inflated = post("/api/v1/namespaces/metrics/write", "Bearer " + t.writer(), small, "Content-Encoding", "gzip");
+        assertThat(inflated.statusCode()).isEqualTo(413);
+        assertThat(points(t, "cpu")).isZero();
+    }
+
+    @Test
+    void overTheIngestRateIs429WithRetryAfterFromTheBucket() throws Exception {
+        Tenant t = tenant("{\"maxIngestPointsPerSecond\": 1}");
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 5; i++) {
+            body.append("cpu,host=a v=").append(i).append(' ').append(1_000_000_000_000_000_000L + i).append('\n');
+        }
+        assertThat(write(t, "", body.toString()).statusCode()).as("a full bucket lets one request through").isEqualTo(204);
+        HttpResponse<String> r = write(t, "", body.toString());
+        assertThat(r.statusCode()).isEqualTo(429);
+        long retry = Long.parseLong(r.headers().firstValue("Retry-After").orElseThrow());
+        assertThat(retry).as("the debt of 4 points at 1 point/s, plus the point needed").isBetween(4L, 6L);
+        assertThat(json(r).get("errorId").asString()).isEqualTo("quota-max-ingest-rate");
+        assertThat(json(r).get("limit").asString()).isEqualTo("maxIngestPointsPerSecond");
+    }
+
+    @Test
+    void aWriteOverMaxSeriesIs422AndWritesNothing() throws Exception {
+        Tenant t = tenant("{\"maxSeries\": 2}");
+        assertThat(write(t, "", "cpu,host=a v=1 1000000000000000000\ncpu,host=b v=1 1000000000000000000").statusCode()).isEqualTo(204);
+        assertThat(write(t, "", "cpu,host=a v=2 1000000000000000001").statusCode()).as("old series pass").isEqualTo(204);
+        HttpResponse<String> r = write(t, "", "cpu,host=a v=3 1000000000000000002\ncpu,host=c v=1 1000000000000000002");
+        assertThat(r.statusCode()).isEqualTo(422);
+        JsonNode j = json(r);
+        assertThat(j.get("errorId").asString()).isEqualTo("quota-max-series");
+        assertThat(j.get("value").asLong()).isEqualTo(2);
+        assertThat(j.get("current").asLong()).isEqualTo(2);
+        assertThat(j.get("tenant").asString()).isEqualTo(t.name());
+        assertThat(points(t, "cpu")).isEqualTo(3);
+    }
+
+    @Test
+    void typeConflictsAndTimestampsOutsideTheWindowAre422WritingNothing() throws Exception {
+        Tenant t = tenant(null);
+        long now = System.currentTimeMillis() * 1_000_000L;
+        assertThat(write(t, "", "cpu,host=a v=1 " + now).statusCode()).isEqualTo(204);
+        HttpResponse<String> conflict = write(t, "", "cpu,host=a w=1 " + now + "\ncpu,host=a v=\"text\" " + now);
+        assertThat(conflict.statusCode()).isEqualTo(422);
+        JsonNode c = json(conflict);
+        assertThat(c.get("errorId").asString()).isEqualTo("field-type-conflict");
+        assertThat(c.get("measurement").asString()).isEqualTo("cpu");
+        assertThat(c.get("field").asString()).isEqualTo("v");
+        assertThat(c.get("storedType").asString()).isEqualTo("float");
+        assertThat(c.get("offeredType").asString()).isEqualTo("string");
+        long old = now - 10L * 3600 * 1_000_000_000L;
+        HttpResponse<String> window = write(t, "", "cpu,host=a v=2 " + now + "\ncpu,host=a v=3 " + old);
+        assertThat(window.statusCode()).isEqualTo(422);
+        JsonNode w = json(window);
+        assertThat(w.get("errorId").asString()).isEqualTo("outside-time-window");
+        assertThat(w.get("line").asInt()).isEqualTo(2);
+        assertThat(w.get("detail").asString()).contains("Line 2").contains("window");
+        assertThat(w.has("acceptedFrom") && w.has("acceptedTo")).isTrue();
+        assertThat(points(t, "cpu")).isEqualTo(1);
+    }
+
+    @Test
+    void unknownNamespaceIs404AndWrongScopeIs403AndNoTokenIs401() throws Exception {
+        Tenant t = tenant(null);
+        assertThat(post("/api/v1/namespaces/nope/write", "Bearer " + t.writer(), "cpu v=1".getBytes()).statusCode()).isEqualTo(404);
+        assertThat(post("/api/v1/namespaces/metrics/write", "Bearer " + t.reader(), "cpu v=1".getBytes()).statusCode()).isEqualTo(403);
+        assertThat(post("/api/v1/namespaces/metrics/write", null, "cpu v=1".getBytes()).statusCode()).isEqualTo(401);
+        assertThat(write(t, "?precision=h", "cpu v=1").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void influxCompatibleEndpointsWriteValidLinesAndAnswerInInfluxShape() throws Exception {
+        Tenant t = tenant(null);
+        HttpResponse<String> v2 = post("/api/v2/write?bucket=metrics&org=x&precision=s", "Token " + t.writer(),
+                "cpu,host=a v=1 1700000000\ncpu,host=a v= 1700000001\n".getBytes());
+        assertThat(v2.statusCode()).isEqualTo(400);
+        JsonNode j = json(v2);
+        assertThat(j.get("code").asString()).isEqualTo("invalid");
+        assertThat(j.get("line").asInt()).isEqualTo(2);
+        assertThat(j.get("message").asString()).contains("line 2");
+        assertThat(points(t, "cpu")).as("InfluxDB writes the valid lines").isEqualTo(1);
+        assertThat(post("/api/v2/write?bucket=nope", "Token " + t.writer(), "cpu v=1".getBytes()).statusCode()).isEqualTo(404);
+        assertThat(json(post("/api/v2/write?bucket=nope", "Token " + t.writer(), "cpu v=1".getBytes())).get("code").asString())
+                .isEqualTo("not found");
+
+        assertThat(post("/write?db=metrics&precision=s&p=" + t.writer(), null, "mem v=1 1700000000".getBytes(),
+                "Content-Type", "application/x-www-form-urlencoded").statusCode()).as("p= and a form content type").isEqualTo(204);
+        String basic = "Basic " + Base64.getEncoder().encodeToString(("any:" + t.writer()).getBytes(StandardCharsets.UTF_8));
+        assertThat(post("/write?db=metrics&precision=n", basic, "mem v=2 1700000000000000001".getBytes()).statusCode()).isEqualTo(204);
+        assertThat(points(t, "mem")).isEqualTo(2);
+        assertThat(post("/write?db=metrics&p=cx_wrong_token", null, "mem v=1".getBytes()).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void prometheusShowsIngestAndEngineMetrics() throws Exception {
+        Tenant t = tenant(null);
+        assertThat(write(t, "", "cpu v=1 1000000000000000000").statusCode()).isEqualTo(204);
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                .header("Authorization", "Bearer " + OPERATOR).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.body()).contains("chronix_points_written_total{namespace=\"metrics\",tenant=\"" + t.name() + "\"}")
+                .contains("chronix_wal_truncations_total").contains("chronix_wal_fsyncs_total").contains("chronix_open_engines")
+                .contains("chronix_memtable_bytes").contains("chronix_write_duration_seconds_bucket");
+    }
+}
