@@ -468,7 +468,7 @@ public final class Chronix implements AutoCloseable {
                     present.add(c);
                 }
             }
-            store.read(SegmentFile.parse(e.file()), present, from, to, allocator, root -> merger.addArrow(root, from, to));
+            store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
         }
         int fieldCount = schema.fieldCount(request.measurement());
         int[] ordinalToField = new int[fieldCount];
