@@ -401,17 +401,14 @@ public final class Chronix implements AutoCloseable {
      * wins field by field, NULL for absent tags and fields.
      *
      * @param allocator where the result's vectors live; the caller closes the result
-     * @throws IllegalArgumentException for a column the measurement does not have
+     * @throws IllegalArgumentException for a column an existing measurement does not have (an
+     *     unknown measurement answers no batch, with a schema of {@code time} only)
      */
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
         ensureOpen();
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
-            for (String c : request.columns()) {
-                if (!c.equals(Column.TIME)) {
-                    throw new IllegalArgumentException("unknown column [measurement=" + request.measurement() + ", column=" + c + "]");
-                }
-            }
+            // nothing written yet (or a measurement being created right now): no rows, whatever the columns
             List<Column> timeOnly = List.of(Column.time());
             return new ScanResult(MeasurementSchema.toArrow(timeOnly), List.of());
         }

@@ -16,8 +16,8 @@ import java.util.Map;
 
 /**
  * Turns a frozen memtable into segment input: per measurement, the rows series by series (series
- * ordered by their tag values over the measurement's tag keys, an absent tag first — the order
- * {@link SegmentColumns} requires) and in time order, one row per timestamp (the buffers resolve
+ * ordered by their tag values over the measurement's tag keys taken in ascending cardinality, an
+ * absent tag first — the order {@link SegmentColumns} requires) and in time order, one row per timestamp (the buffers resolve
  * last write wins), cut into chunks of at most {@code maxRows} rows.
  *
  * <p>Builds primitive columns straight off the series buffers; no point object is rebuilt.
@@ -43,7 +43,19 @@ final class MemtableFlush {
     private static List<SegmentColumns> measurement(Memtable m, SchemaRegistry schema, String measurement, List<SeriesRef> series,
             long targetSegmentBytes) {
         MeasurementSchema ms = schema.schema(measurement).orElseThrow();
-        String[] tagKeys = ms.tags().stream().map(c -> c.name()).toArray(String[]::new);
+        // tags in ascending cardinality (ties by name): the sort order SegmentColumns takes, which
+        // keeps a series' rows together and makes the low-cardinality tags' runs long (seed 001)
+        String[] byName = ms.tags().stream().map(c -> c.name()).toArray(String[]::new);
+        Map<String, Integer> cardinality = new java.util.HashMap<>();
+        for (String k : byName) {
+            java.util.Set<String> distinct = new java.util.HashSet<>();
+            for (SeriesRef s : series) {
+                distinct.add(String.valueOf(s.tag(k)));
+            }
+            cardinality.put(k, distinct.size());
+        }
+        String[] tagKeys = byName.clone();
+        Arrays.sort(tagKeys, java.util.Comparator.comparing((String k) -> cardinality.get(k)).thenComparing(k -> k));
         int fieldCount = schema.fieldCount(measurement);
         FieldType[] types = new FieldType[fieldCount];
         String[] names = new String[fieldCount];
