@@ -16,8 +16,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * The query surface's errors as problem documents. Ordered before the catch-all
  * {@code ApiExceptionHandler}. An error after the answer started (a timeout while streaming)
- * cannot change the status; the connection is then cut, so a client never takes a truncated
- * result for a whole one.
+ * cannot change the status any more: the answer breaks off (not well-formed JSON or Arrow).
  */
 @RestControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)

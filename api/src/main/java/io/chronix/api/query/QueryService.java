@@ -40,9 +40,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Metrics (Micrometer, tag {@code namespace} = the namespace's internal id):
  * {@code chronix.query.requests} (timer, tag {@code outcome}), {@code chronix.query.rows.scanned},
- * {@code chronix.query.bytes.scanned}, {@code chronix.query.scan.fraction} (rows scanned over rows
- * the measurements' whole time range would have given, when the engine reports it; for now rows
- * handed to DuckDB per query), {@code chronix.query.timeouts}, {@code chronix.query.rejections}.
+ * {@code chronix.query.bytes.scanned}, {@code chronix.query.scan.rows} (rows handed to DuckDB per
+ * query; a pruning ratio needs the engine to report what it skipped, see storage-engine/README.md),
+ * {@code chronix.query.timeouts}, {@code chronix.query.rejections}.
  */
 @Service
 public class QueryService implements AutoCloseable {

@@ -57,6 +57,24 @@ class SqlQueryTest {
     }
 
     @Test
+    void timeRangeTagsAndProjectionReachTheScan() {
+        String sql = "SELECT avg(usage) FROM cpu WHERE host IN ('a') AND time >= '2026-01-01 00:00:00.5' AND time <= TIMESTAMP_NS '2026-01-01 00:00:01'";
+        try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), sql, f.allocator)) {
+            ScanPlan p = q.scans().getFirst().plan();
+            assertThat(p.from()).isEqualTo(T0 + 500_000_000);
+            assertThat(p.to()).isEqualTo(T0 + SECOND);
+            assertThat(p.tags()).hasSize(1);
+            assertThat(p.columns()).containsExactlyInAnyOrder("time", "host", "usage");
+            assertThat(q.scans().getFirst().rows()).isEqualTo(1);
+            assertThat(SqlFixture.render(q.execute())).containsExactly("2.0");
+        }
+        try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), "SELECT count(*) FROM cpu WHERE host = 'a' OR time > '2030-01-01'", f.allocator)) {
+            assertThat(q.scans().getFirst().plan().tags()).as("nothing under OR is pushed").isEmpty();
+            assertThat(q.scans().getFirst().plan().from()).isEqualTo(Long.MIN_VALUE);
+        }
+    }
+
+    @Test
     void unknownMeasurementIsNamed() {
         assertThatThrownBy(() -> f.rows("SELECT * FROM nope")).isInstanceOf(SqlErrorException.class).hasMessageContaining("'nope'");
     }
