@@ -1,9 +1,11 @@
 package io.chronix.engine;
 
+import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.TagPredicate;
+import io.chronix.engine.segment.SegmentWriterConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +77,9 @@ class ReadsAgreeWithModelPropertyTest {
         Path dir = Files.createTempDirectory(tmp, "ns");
         EngineConfig config = EngineFixture.config().withShardDuration(Duration.ofNanos(SHARD)).withOooToleranceShards(1000)
                 .withFlushThresholdBytes(Long.MAX_VALUE / 2).withTargetSegmentSizeBytes(64 + rnd.nextInt(4096));
+        int rowGroupRows = 1 + rnd.nextInt(16); // many row groups: scans with tag predicates select among them
+        config = config.withSegments((io, seg, tmpDir) -> new CsxSegmentStore(io, seg, tmpDir,
+                SegmentWriterConfig.defaults().withRowGroupRows(rowGroupRows)));
         Chronix c = fx.open(dir, config);
         try {
             writeRandom(c, rnd, 1 + rnd.nextInt(6));
