@@ -368,13 +368,24 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         log.info("engine registry closed [engines={}]", n);
     }
 
-    /** Under the entry's lock: flush (if asked), close, forget. */
+    /**
+     * Under the entry's lock: flush (if asked), close, and only then forget the entry — an acquire
+     * meanwhile finds this entry, waits for its lock, sees it retired and opens a new engine once
+     * the old one has released the directory's LOCK.
+     */
     private void retire(Entry e, boolean flush) {
         assert Thread.holdsLock(e);
         Chronix c = e.engine;
         e.retired = true;
         e.engine = null;
-        entries.remove(e.id, e);
+        try {
+            close(e, c, flush);
+        } finally {
+            entries.remove(e.id, e);
+        }
+    }
+
+    private void close(Entry e, Chronix c, boolean flush) {
         if (c == null) {
             return;
         }

@@ -126,6 +126,35 @@ class EngineRegistryTest {
     }
 
     @Test
+    void acquiresRacingIdleClosesNeverFindTheDirectoryLocked() throws Exception {
+        EngineRegistry r = registry(props(Duration.ofNanos(1), DataSize.ofMegabytes(512)));
+        Namespace n = ns(11, "{}");
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread sweeper = new Thread(() -> {
+            for (int i = 0; i < 300 && failure.get() == null; i++) {
+                ticker.incrementAndGet();
+                r.closeIdle();
+            }
+        });
+        Thread user = new Thread(() -> {
+            try {
+                for (int i = 0; i < 300 && failure.get() == null; i++) {
+                    long ts = 1_000 + i;
+                    r.apply(n, e -> e.write(point(ts, ts)));
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        sweeper.start();
+        user.start();
+        sweeper.join();
+        user.join();
+        assertThat(failure.get()).isNull();
+        assertThat(r.apply(n, EngineRegistryTest::lastUsage)).isEqualTo(1_299.0);
+    }
+
+    @Test
     void deletionClosesTheEngineAndRefusesLaterUse() throws Exception {
         EngineRegistry r = registry(props(Duration.ofMinutes(10), DataSize.ofMegabytes(512)));
         Namespace n = ns(9, "{}");
