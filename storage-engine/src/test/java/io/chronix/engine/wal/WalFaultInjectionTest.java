@@ -20,7 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -41,9 +40,6 @@ class WalFaultInjectionTest {
         WalConfig config = WalFixtures.config(io, policy);
         WalWriter wal = WalWriter.open(config, new WalMetrics());
         Map<Long, String> acked = new ConcurrentHashMap<>();
-        AtomicLong ackedAfterFault = new AtomicLong();
-        AtomicBoolean faulty = new AtomicBoolean();
-        AtomicLong durableAtFault = new AtomicLong(Long.MAX_VALUE);
         AtomicInteger poisonedCalls = new AtomicInteger();
         CountDownLatch warm = new CountDownLatch(100);
         List<Thread> threads = new ArrayList<>();
@@ -55,9 +51,6 @@ class WalFaultInjectionTest {
                     try {
                         long seq = wal.appendDurable(WalRecordType.DATA, WalFixtures.payload(p));
                         acked.put(seq, p);
-                        if (faulty.get() && seq > durableAtFault.get()) {
-                            ackedAfterFault.incrementAndGet();
-                        }
                         warm.countDown();
                     } catch (WalPoisonedException e) {
                         poisonedCalls.incrementAndGet();
@@ -67,17 +60,17 @@ class WalFaultInjectionTest {
             }));
         }
         assertThat(warm.await(30, TimeUnit.SECONDS)).isTrue();
-        synchronized (this) {
-            durableAtFault.set(wal.durableSequence());
-            faulty.set(true);
-            io.failFileSyncs(true);
-        }
+        io.failFileSyncs(true);
         for (Thread t : threads) {
             t.join(TimeUnit.SECONDS.toMillis(30));
         }
         assertThat(io.failedSyncs.get()).as("the fault fired").isPositive();
         assertThat(poisonedCalls.get()).as("every writer was refused").isEqualTo(8);
-        assertThat(ackedAfterFault.get()).as("no record acknowledged past what was durable at the fault").isZero();
+        // No false acknowledgement: every acknowledged record is covered by a successful fsync.
+        // (Comparing against durableSequence() read when the fault is armed would race with an
+        // fsync already in flight, which may legitimately succeed and acknowledge its group.)
+        long maxAcked = acked.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+        assertThat(maxAcked).as("no record acknowledged past the last successful fsync").isLessThanOrEqualTo(wal.durableSequence());
         assertThat(wal.isHealthy()).isFalse();
         assertThat(wal.failure()).isPresent();
         assertThat(wal.metrics().failedSyncs()).isEqualTo(1);
@@ -88,6 +81,8 @@ class WalFaultInjectionTest {
                 .isInstanceOf(WalPoisonedException.class).hasMessageContaining(DIR.toString());
         wal.close();
 
+        // power loss drops every write no fsync covered: all acknowledged records must still be there
+        io.powerLoss(SimulatedFileIO.PowerLoss.DROP, new Random(1));
         List<Replayed> back = WalFixtures.recover(config);
         List<Long> seqs = back.stream().map(Replayed::sequence).toList();
         assertThat(seqs).containsAll(acked.keySet());
