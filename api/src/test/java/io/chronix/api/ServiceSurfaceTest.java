@@ -1,6 +1,6 @@
 package io.chronix.api;
 
-import io.chronix.tenancy.testing.PostgresTestServer;
+import io.chronix.api.testing.ServiceTestProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Value;
@@ -31,13 +31,7 @@ class ServiceSurfaceTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        PostgresTestServer pg = PostgresTestServer.get();
-        String url = pg.newDatabase();
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", pg::user);
-        registry.add("spring.datasource.password", pg::password);
-        registry.add("chronix.data-dir", () -> data.toString());
-        registry.add("chronix.operator-token", () -> OPERATOR);
+        ServiceTestProperties.register(registry, data, OPERATOR);
     }
 
     @Value("${local.server.port}")

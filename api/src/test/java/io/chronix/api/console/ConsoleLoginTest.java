@@ -2,7 +2,7 @@ package io.chronix.api.console;
 
 import io.chronix.api.security.TestHttp;
 import io.chronix.api.security.TestHttp.Answer;
-import io.chronix.tenancy.testing.PostgresTestServer;
+import io.chronix.api.testing.ServiceTestProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Value;
@@ -32,13 +32,7 @@ class ConsoleLoginTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        PostgresTestServer pg = PostgresTestServer.get();
-        String url = pg.newDatabase();
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", pg::user);
-        registry.add("spring.datasource.password", pg::password);
-        registry.add("chronix.data-dir", () -> data.toString());
-        registry.add("chronix.operator-token", () -> OPERATOR);
+        ServiceTestProperties.register(registry, data, OPERATOR);
     }
 
     @Value("${local.server.port}")

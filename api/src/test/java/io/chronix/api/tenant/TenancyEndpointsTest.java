@@ -9,7 +9,7 @@ import io.chronix.engine.storage.SegmentPath;
 import io.chronix.engine.storage.ShardId;
 import io.chronix.engine.storage.StorageBackend;
 import io.chronix.tenancy.TenancyDirectory;
-import io.chronix.tenancy.testing.PostgresTestServer;
+import io.chronix.api.testing.ServiceTestProperties;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -55,13 +55,7 @@ class TenancyEndpointsTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        PostgresTestServer pg = PostgresTestServer.get();
-        String url = pg.newDatabase();
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", pg::user);
-        registry.add("spring.datasource.password", pg::password);
-        registry.add("chronix.data-dir", () -> data.toString());
-        registry.add("chronix.operator-token", () -> OPERATOR);
+        ServiceTestProperties.register(registry, data, OPERATOR);
         registry.add("chronix.quotas.max-namespaces", () -> "4");
         registry.add("chronix.deletion.initial-delay", () -> "PT1H"); // the tests run the reaper themselves
     }

@@ -4,7 +4,7 @@ import io.chronix.api.engine.EngineRegistry;
 import io.chronix.api.security.TestHttp;
 import io.chronix.tenancy.TenancyDirectory;
 import io.chronix.tenancy.namespace.Namespace;
-import io.chronix.tenancy.testing.PostgresTestServer;
+import io.chronix.api.testing.ServiceTestProperties;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,13 +43,7 @@ class WriteEndpointsTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        PostgresTestServer pg = PostgresTestServer.get();
-        String url = pg.newDatabase();
-        registry.add("spring.datasource.url", () -> url);
-        registry.add("spring.datasource.username", pg::user);
-        registry.add("spring.datasource.password", pg::password);
-        registry.add("chronix.data-dir", () -> data.toString());
-        registry.add("chronix.operator-token", () -> OPERATOR);
+        ServiceTestProperties.register(registry, data, OPERATOR);
     }
 
     @Value("${local.server.port}")

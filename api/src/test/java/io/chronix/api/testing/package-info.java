@@ -1,0 +1,2 @@
+/** Support shared by the service's in-process tests. */
+package io.chronix.api.testing;
