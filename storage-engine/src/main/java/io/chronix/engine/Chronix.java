@@ -1,5 +1,10 @@
 package io.chronix.engine;
 
+import io.chronix.engine.archive.ArchiveReport;
+import io.chronix.engine.archive.ArchivedSegment;
+import io.chronix.engine.archive.Archiver;
+import io.chronix.engine.archive.ColdIndex;
+import io.chronix.engine.archive.ColdTier;
 import io.chronix.engine.cache.MetadataCache;
 import io.chronix.engine.catalog.Catalog;
 import io.chronix.engine.catalog.CatalogFormat;
@@ -113,6 +118,9 @@ public final class Chronix implements AutoCloseable {
     private final SchemaRegistry schema = new SchemaRegistry();
     private final SeriesRegistry series = new SeriesRegistry();
     private final MetadataCache metadata = new MetadataCache();
+    private final ColdIndex cold = new ColdIndex();
+    private final ColdTier coldTier; // null: no cold tier attached
+    private final Archiver archiver;
     private final ShardRouter router;
     private final WalMetrics walMetrics = new WalMetrics();
     private final WalWriter wal;
@@ -129,9 +137,10 @@ public final class Chronix implements AutoCloseable {
     private long replayedPoints;
     private long skippedPoints;
 
-    private Chronix(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
+    private Chronix(Path dir, EngineConfig config, MaintenanceScheduler scheduler, ColdTier coldTier) {
         this.dir = dir;
         this.config = config;
+        this.coldTier = coldTier;
         this.io = config.io();
         try {
             io.createDirectories(dir);
@@ -166,6 +175,7 @@ public final class Chronix implements AutoCloseable {
             schema.markPersisted(schema.unpersisted().size());
             List<SegmentEntry> segments = cat.segments();
             metadata.load(segments);
+            cold.load(cat.archived());
             Map<Long, Map<String, Long>> floors = new HashMap<>();
             for (SegmentEntry e : segments) {
                 floors.computeIfAbsent(e.shard(), k -> new HashMap<>()).merge(e.measurement(), e.walSequence(), Math::max);
@@ -190,6 +200,7 @@ public final class Chronix implements AutoCloseable {
             lock.close();
             throw e;
         }
+        this.archiver = new Archiver(catalog, metadata, store, cold);
         this.flushTask = scheduler.task("flush " + dir, this::backgroundFlush);
         if (replayedPoints > 0 || skippedPoints > 0) {
             LOG.log(Level.INFO, "WAL replayed: dir={0} points={1} skippedAsInSegments={2}", dir, replayedPoints, skippedPoints);
@@ -213,7 +224,16 @@ public final class Chronix implements AutoCloseable {
      * @throws io.chronix.engine.error.UnsupportedFormatVersionException naming both versions
      */
     public static Chronix open(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
-        return new Chronix(dir, config, scheduler);
+        return new Chronix(dir, config, scheduler, null);
+    }
+
+    /**
+     * Opens the namespace with a cold tier attached: {@link #archive} moves old segments there and
+     * scans read archived segments from it. An engine whose catalog holds archived segments and that
+     * was opened without a cold tier fails a scan that reaches them, rather than answer without them.
+     */
+    public static Chronix open(Path dir, EngineConfig config, MaintenanceScheduler scheduler, ColdTier coldTier) {
+        return new Chronix(dir, config, scheduler, java.util.Objects.requireNonNull(coldTier, "coldTier"));
     }
 
     private void deleteOrphans(List<SegmentEntry> segments) {
@@ -458,14 +478,34 @@ public final class Chronix implements AutoCloseable {
         for (Column c : wantedFields) {
             segmentColumns.add(c.name());
         }
-        for (SegmentEntry e : segments) {
+        List<ArchivedSegment> archived = cold.candidates(request.measurement(), from, to, request.tags());
+        // oldest first across both tiers, so last write wins between a hot and an archived segment too
+        int h = 0;
+        int a = 0;
+        while (h < segments.size() || a < archived.size()) {
+            boolean takeCold = a < archived.size() && (h == segments.size() || archived.get(a).segment().id() < segments.get(h).id());
+            SegmentEntry e = takeCold ? archived.get(a++).segment() : segments.get(h++);
             List<String> present = new ArrayList<>();
             for (String c : segmentColumns) {
                 if (c.equals(Column.TIME) || e.column(c) != null) {
                     present.add(c);
                 }
             }
-            store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
+            if (takeCold) {
+                readCold(archived.get(a - 1), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
+                continue;
+            }
+            try {
+                store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
+            } catch (RuntimeException ex) {
+                // archived (and its files deleted) between our snapshot and the read: read the archived
+                // copy; rows of it the hot read already added are identical and fold into one
+                ArchivedSegment moved = cold.bySegmentId(e.id());
+                if (moved == null) {
+                    throw ex;
+                }
+                readCold(moved, present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
+            }
         }
         int fieldCount = schema.fieldCount(request.measurement());
         int[] ordinalToField = new int[fieldCount];
@@ -518,7 +558,8 @@ public final class Chronix implements AutoCloseable {
             }
         }
         long from = snap == null ? Long.MIN_VALUE : snap.timestamp();
-        if (snap != null && metadata.candidates(measurement, from, Long.MAX_VALUE, predicates).isEmpty()) {
+        if (snap != null && metadata.candidates(measurement, from, Long.MAX_VALUE, predicates).isEmpty()
+                && cold.candidates(measurement, from, Long.MAX_VALUE, predicates).isEmpty()) {
             Map<String, Object> fields = new LinkedHashMap<>();
             for (int o = 0; o < snap.has().length; o++) {
                 if (snap.has()[o]) {
@@ -556,6 +597,78 @@ public final class Chronix implements AutoCloseable {
             }
             return Optional.of(new LastPoint(ts, fields));
         }
+    }
+
+    private void readCold(ArchivedSegment a, List<String> columns, long from, long to, List<TagPredicate> tags,
+            BufferAllocator allocator, Consumer<VectorSchemaRoot> sink) {
+        if (coldTier == null) {
+            throw new IllegalStateException("scan reaches an archived segment but no cold tier is attached [dir=" + dir
+                    + ", key=" + a.key() + "]");
+        }
+        coldTier.read(a, columns, from, to, tags, allocator, sink);
+    }
+
+    // ------------------------------------------------------------------------------------ cold tier
+
+    /**
+     * Runs an archiving pass now: every segment whose newest point is older than {@code coldAfter}
+     * by the wall clock ({@link EngineConfig#clock()}) moves to the cold tier (see {@link Archiver}).
+     * Memtables are not flushed first: only sealed segments move.
+     *
+     * @throws IllegalStateException if no cold tier is attached
+     */
+    public ArchiveReport archive(Duration coldAfter) {
+        ensureOpen();
+        if (coldTier == null) {
+            throw new IllegalStateException("no cold tier attached [dir=" + dir + "]");
+        }
+        if (coldAfter.isNegative()) {
+            throw new IllegalArgumentException("coldAfter must not be negative [coldAfter=" + coldAfter + "]");
+        }
+        long now = nowNanos();
+        long cutoff;
+        try {
+            cutoff = Math.subtractExact(now, coldAfter.toNanos());
+        } catch (ArithmeticException e) {
+            cutoff = Long.MIN_VALUE; // longer than the epoch range: nothing is that old
+        }
+        return archiver.pass(coldTier, cutoff, now, testHook);
+    }
+
+    /**
+     * Removes archived segments whose newest point is before {@code cutoffNanos} (age retention of
+     * the cold tier): catalog record first, then the objects.
+     *
+     * @return the removed segments (for usage accounting and reports)
+     */
+    public List<ArchivedSegment> removeArchivedBefore(long cutoffNanos) {
+        ensureOpen();
+        if (cold.all().isEmpty()) {
+            return List.of();
+        }
+        if (coldTier == null) {
+            throw new IllegalStateException("no cold tier attached [dir=" + dir + "]");
+        }
+        return archiver.removeBefore(coldTier, cutoffNanos);
+    }
+
+    /** Archived segments, archive order. */
+    public List<ArchivedSegment> archivedSegments() {
+        return cold.all();
+    }
+
+    /** Bytes of this namespace's archived objects (what the cold tier holds for it). */
+    public long coldBytes() {
+        return cold.bytes();
+    }
+
+    /** Bytes of this namespace's live hot segment files. */
+    public long hotSegmentBytes() {
+        long n = 0;
+        for (SegmentEntry e : metadata.all()) {
+            n += e.sizeBytes();
+        }
+        return n;
     }
 
     // ------------------------------------------------------------------------------------ flush

@@ -7,6 +7,7 @@ import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import io.chronix.engine.read.BatchListReader;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBResultSet;
 

@@ -87,7 +87,8 @@ public final class MetadataCache {
         return out;
     }
 
-    static boolean mayMatch(SegmentEntry e, List<TagPredicate> predicates) {
+    /** Whether a segment with these statistics may hold rows passing {@code predicates}. */
+    public static boolean mayMatch(SegmentEntry e, List<TagPredicate> predicates) {
         for (TagPredicate p : predicates) {
             ColumnStats c = e.column(p.key());
             switch (p) {

@@ -1,5 +1,6 @@
 package io.chronix.engine.catalog;
 
+import io.chronix.engine.archive.ArchivedSegment;
 import io.chronix.engine.error.CorruptFileException;
 import io.chronix.engine.error.UnsupportedFormatVersionException;
 import io.chronix.engine.error.StorageIoException;
@@ -48,6 +49,7 @@ public final class Catalog implements AutoCloseable {
     private CatalogFormat.Settings settings;
     private final Map<String, SegmentEntry> segments = new LinkedHashMap<>();
     private final List<CatalogDeclaration> declarations = new ArrayList<>();
+    private final Map<String, ArchivedSegment> archived = new LinkedHashMap<>();
     private long nextSegmentId = 1;
     private long walFloor;
     private final CRC32C crc = new CRC32C();
@@ -172,6 +174,18 @@ public final class Catalog implements AutoCloseable {
             }
             case CatalogFormat.TYPE_SCHEMA -> declarations.addAll(CatalogFormat.decodeSchema(body));
             case CatalogFormat.TYPE_WAL_FLOOR -> walFloor = Math.max(walFloor, CatalogFormat.decodeWalFloor(body));
+            case CatalogFormat.TYPE_ARCHIVED -> {
+                for (ArchivedSegment a : ArchiveRecords.decodeArchived(body)) {
+                    segments.remove(a.segment().file());
+                    archived.put(a.key(), a);
+                    nextSegmentId = Math.max(nextSegmentId, a.segment().id() + 1);
+                }
+            }
+            case CatalogFormat.TYPE_COLD_REMOVED -> {
+                for (String k : ArchiveRecords.decodeKeys(body)) {
+                    archived.remove(k);
+                }
+            }
             default -> throw new CatalogFormat.BadBody("unknown record type " + type);
         }
     }
@@ -218,6 +232,40 @@ public final class Catalog implements AutoCloseable {
         for (String f : files) {
             segments.remove(f);
         }
+    }
+
+    /**
+     * Moves a hot segment to the archived set, durably, in one record — unless the segment is no
+     * longer live (compacted or removed meanwhile), in which case nothing is written.
+     *
+     * @return whether the move was recorded; the caller deletes the hot files only if it was, and
+     *     the just-written object if it was not
+     */
+    public synchronized boolean archiveSegment(ArchivedSegment a) {
+        if (!segments.containsKey(a.segment().file())) {
+            return false;
+        }
+        append(CatalogFormat.TYPE_ARCHIVED, ArchiveRecords.encodeArchived(List.of(a)));
+        segments.remove(a.segment().file());
+        archived.put(a.key(), a);
+        return true;
+    }
+
+    /** Forgets archived segments by object key, durably; the caller deletes the objects afterwards. */
+    public synchronized void removeArchived(Collection<String> keys) {
+        List<String> known = keys.stream().filter(archived::containsKey).distinct().toList();
+        if (known.isEmpty()) {
+            return;
+        }
+        append(CatalogFormat.TYPE_COLD_REMOVED, ArchiveRecords.encodeKeys(known));
+        for (String k : known) {
+            archived.remove(k);
+        }
+    }
+
+    /** Archived segments in archive order. */
+    public synchronized List<ArchivedSegment> archived() {
+        return List.copyOf(archived.values());
     }
 
     /** Records schema declarations, durably. */

@@ -49,6 +49,10 @@ public final class CatalogFormat {
     public static final byte TYPE_REMOVE_SEGMENTS = 3;
     public static final byte TYPE_SCHEMA = 4;
     public static final byte TYPE_WAL_FLOOR = 5;
+    /** Segments moved to the cold tier: out of the hot set, into the archived set (body: {@link ArchiveRecords}). */
+    public static final byte TYPE_ARCHIVED = 12;
+    /** Archived objects removed from the cold tier (retention, deletion). */
+    public static final byte TYPE_COLD_REMOVED = 13;
 
     static final byte KIND_TAG = 0;
     static final byte KIND_FIELD = 1;
@@ -120,15 +124,20 @@ public final class CatalogFormat {
     static byte[] encodeAdd(List<SegmentEntry> entries) {
         Out o = new Out().u32(entries.size());
         for (SegmentEntry e : entries) {
-            o.i64(e.id()).str(e.file()).i64(e.shard()).str(e.measurement()).i64(e.minTime()).i64(e.maxTime())
-                    .i64(e.rowCount()).u32(e.seriesCount()).i64(e.sizeBytes()).i64(e.walSequence()).u32(e.columns().size());
-            for (ColumnStats c : e.columns()) {
-                o.str(c.name()).u8(c.kind() == Column.Kind.TAG ? KIND_TAG : KIND_FIELD)
-                        .u8(c.type() == null ? NO_TYPE : c.type().code()).i64(c.nullCount()).optStr(c.minTag()).optStr(c.maxTag())
-                        .u8(c.hasRange() ? 1 : 0).i64(c.minBits()).i64(c.maxBits());
-            }
+            encodeEntry(o, e);
         }
         return o.bytes();
+    }
+
+    /** One segment entry as {@code ADD_SEGMENTS} (and {@code ARCHIVED}) hold it. */
+    static void encodeEntry(Out o, SegmentEntry e) {
+        o.i64(e.id()).str(e.file()).i64(e.shard()).str(e.measurement()).i64(e.minTime()).i64(e.maxTime())
+                .i64(e.rowCount()).u32(e.seriesCount()).i64(e.sizeBytes()).i64(e.walSequence()).u32(e.columns().size());
+        for (ColumnStats c : e.columns()) {
+            o.str(c.name()).u8(c.kind() == Column.Kind.TAG ? KIND_TAG : KIND_FIELD)
+                    .u8(c.type() == null ? NO_TYPE : c.type().code()).i64(c.nullCount()).optStr(c.minTag()).optStr(c.maxTag())
+                    .u8(c.hasRange() ? 1 : 0).i64(c.minBits()).i64(c.maxBits());
+        }
     }
 
     static byte[] encodeWalFloor(long floor) {
@@ -250,39 +259,44 @@ public final class CatalogFormat {
         int n = in.count(8);
         List<SegmentEntry> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            long id = in.i64();
-            String file = in.str();
-            long shard = in.i64();
-            String measurement = in.str();
-            long minTime = in.i64();
-            long maxTime = in.i64();
-            long rows = in.i64();
-            int series = in.u32();
-            long size = in.i64();
-            long wal = in.i64();
-            int cols = in.count(4);
-            List<ColumnStats> stats = new ArrayList<>(cols);
-            for (int c = 0; c < cols; c++) {
-                String name = in.str();
-                int kind = in.u8();
-                FieldType type = fieldType(in.u8(), kind);
-                long nulls = in.i64();
-                String minTag = in.optStr();
-                String maxTag = in.optStr();
-                boolean range = in.u8() != 0;
-                long min = in.i64();
-                long max = in.i64();
-                stats.add(new ColumnStats(name, kind == KIND_TAG ? Column.Kind.TAG : Column.Kind.FIELD, type, nulls, minTag, maxTag,
-                        range, min, max));
-            }
-            try {
-                out.add(new SegmentEntry(id, file, shard, measurement, minTime, maxTime, rows, series, size, wal, stats));
-            } catch (IllegalArgumentException e) {
-                throw new BadBody(e.getMessage());
-            }
+            out.add(decodeEntry(in));
         }
         in.end();
         return out;
+    }
+
+    /** One segment entry, see {@link #encodeEntry}. */
+    static SegmentEntry decodeEntry(In in) throws BadBody {
+        long id = in.i64();
+        String file = in.str();
+        long shard = in.i64();
+        String measurement = in.str();
+        long minTime = in.i64();
+        long maxTime = in.i64();
+        long rows = in.i64();
+        int series = in.u32();
+        long size = in.i64();
+        long wal = in.i64();
+        int cols = in.count(4);
+        List<ColumnStats> stats = new ArrayList<>(cols);
+        for (int c = 0; c < cols; c++) {
+            String name = in.str();
+            int kind = in.u8();
+            FieldType type = fieldType(in.u8(), kind);
+            long nulls = in.i64();
+            String minTag = in.optStr();
+            String maxTag = in.optStr();
+            boolean range = in.u8() != 0;
+            long min = in.i64();
+            long max = in.i64();
+            stats.add(new ColumnStats(name, kind == KIND_TAG ? Column.Kind.TAG : Column.Kind.FIELD, type, nulls, minTag, maxTag,
+                    range, min, max));
+        }
+        try {
+            return new SegmentEntry(id, file, shard, measurement, minTime, maxTime, rows, series, size, wal, stats);
+        } catch (IllegalArgumentException e) {
+            throw new BadBody(e.getMessage());
+        }
     }
 
     static List<String> decodeRemove(ByteBuffer body) throws BadBody {

@@ -1,4 +1,4 @@
-package io.chronix.api.sql;
+package io.chronix.engine.read;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -10,7 +10,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import java.util.List;
 
 /**
- * An {@link ArrowReader} over batches already in memory (an engine scan), for export through the
+ * An {@link ArrowReader} over batches already in memory (an engine scan or an archiving pass), for export through the
  * C Data Interface. Zero-copy: each batch's buffers are retained into the reader's root, never
  * copied; the batches stay owned by whoever produced them and must outlive this reader. Each
  * reader yields its batches once — DuckDB scans a registered stream once — so two scans of the
