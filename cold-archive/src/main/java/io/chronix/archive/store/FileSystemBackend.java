@@ -3,13 +3,13 @@ package io.chronix.archive.store;
 import io.chronix.engine.error.SegmentNotFoundException;
 import io.chronix.engine.error.StorageBackendException;
 import io.chronix.engine.storage.NamespaceId;
+import io.chronix.engine.storage.ObjectInfo;
 import io.chronix.engine.storage.SegmentPath;
 import io.chronix.engine.storage.StorageBackend;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -55,11 +55,9 @@ public final class FileSystemBackend implements StorageBackend {
                 }
                 ch.force(true);
             }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            // the temporary directory is under the root, on the same file system: a rename there is
+            // atomic, and a store where it is not refuses the put rather than expose a torn object
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             fsyncDirectory(target.getParent());
         } catch (IOException e) {
             try {
@@ -136,6 +134,26 @@ public final class FileSystemBackend implements StorageBackend {
     @Override
     public boolean exists(SegmentPath path) {
         return Files.isRegularFile(resolve(path));
+    }
+
+    /**
+     * The tag is the file's size and modification time in nanoseconds; every put writes a new file
+     * (temporary file + rename), so a replaced object gets a new tag.
+     */
+    @Override
+    public ObjectInfo stat(SegmentPath path) {
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(resolve(path), java.nio.file.attribute.BasicFileAttributes.class);
+            long mtime = a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS);
+            Object inode = a.fileKey();
+            String tag = Long.toHexString(a.size()) + "-" + Long.toHexString(mtime)
+                    + (inode == null ? "" : "-" + Integer.toHexString(inode.hashCode()));
+            return new ObjectInfo(a.size(), tag);
+        } catch (NoSuchFileException e) {
+            throw new SegmentNotFoundException(path.key());
+        } catch (IOException e) {
+            throw new StorageBackendException("stat", path.key(), e);
+        }
     }
 
     @Override

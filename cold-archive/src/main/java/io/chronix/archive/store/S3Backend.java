@@ -3,6 +3,7 @@ package io.chronix.archive.store;
 import io.chronix.engine.error.SegmentNotFoundException;
 import io.chronix.engine.error.StorageBackendException;
 import io.chronix.engine.storage.NamespaceId;
+import io.chronix.engine.storage.ObjectInfo;
 import io.chronix.engine.storage.SegmentPath;
 import io.chronix.engine.storage.StorageBackend;
 import io.minio.BucketExistsArgs;
@@ -18,21 +19,49 @@ import io.minio.StatObjectArgs;
 import io.minio.errors.ErrorResponseException;
 import io.minio.messages.Item;
 
+import io.minio.StatObjectResponse;
+
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Cold segments in one S3 bucket (MinIO in production), keys from {@link SegmentPath}. S3 makes a
  * put visible whole or not at all, which is the contract of {@link StorageBackend#put}.
+ *
+ * <p>Objects larger than {@link #partSize()} are uploaded in parts (S3 multipart upload: parts of
+ * that size, completed in one request, invisible until then). Every data call goes through a
+ * {@link RetryPolicy}: transient failures are retried with back-off, 4xx answers are not.
+ * {@link #checkAvailable()} does not retry: it reports the store's state now.
  */
 public final class S3Backend implements StorageBackend {
 
+    /** 16 MiB parts: 4 in flight stay small, and 10,000 parts (S3's limit) cover 160 GB. */
+    public static final long DEFAULT_PART_SIZE = 16L << 20;
+    /** S3's smallest part. */
+    public static final long MIN_PART_SIZE = 5L << 20;
+
     private final S3Config config;
     private final MinioClient client;
+    private final RetryPolicy retry;
+    private final long partSize;
+    private final LongAdder retries = new LongAdder();
 
     public S3Backend(S3Config config) {
+        this(config, RetryPolicy.DEFAULT, DEFAULT_PART_SIZE);
+    }
+
+    /**
+     * @param partSize objects above this size go up in parts of this size (at least 5 MiB)
+     */
+    public S3Backend(S3Config config, RetryPolicy retry, long partSize) {
+        if (partSize < MIN_PART_SIZE) {
+            throw new IllegalArgumentException("part size below S3's 5 MiB minimum [partSize=" + partSize + "]");
+        }
+        this.retry = retry;
+        this.partSize = partSize;
         this.config = config;
         this.client = MinioClient.builder()
                 .endpoint(config.endpoint().toString())
@@ -52,15 +81,29 @@ public final class S3Backend implements StorageBackend {
         return config.bucket();
     }
 
+    public long partSize() {
+        return partSize;
+    }
+
+    /** Retries of transient failures since this backend was made (for metrics and tests). */
+    public long retries() {
+        return retries.sum();
+    }
+
+    private <T> T call(RetryPolicy.Call<T> c) throws Exception {
+        return retry.run(c, retries);
+    }
+
     @Override
     public void put(SegmentPath path, byte[] data) {
         try {
-            client.putObject(PutObjectArgs.builder()
+            // a fresh stream per attempt: a retried upload starts from the first byte
+            call(() -> client.putObject(PutObjectArgs.builder()
                     .bucket(config.bucket())
                     .object(path.key())
-                    .stream(new ByteArrayInputStream(data), data.length, -1)
+                    .stream(new ByteArrayInputStream(data), data.length, data.length > partSize ? partSize : -1)
                     .contentType("application/octet-stream")
-                    .build());
+                    .build()));
         } catch (Exception e) {
             throw new StorageBackendException("put", path.key(), e);
         }
@@ -68,9 +111,13 @@ public final class S3Backend implements StorageBackend {
 
     @Override
     public byte[] get(SegmentPath path) {
-        try (GetObjectResponse in = client.getObject(GetObjectArgs.builder()
-                .bucket(config.bucket()).object(path.key()).build())) {
-            return in.readAllBytes();
+        try {
+            return call(() -> {
+                try (GetObjectResponse in = client.getObject(GetObjectArgs.builder()
+                        .bucket(config.bucket()).object(path.key()).build())) {
+                    return in.readAllBytes();
+                }
+            });
         } catch (ErrorResponseException e) {
             throw notFoundOr("get", path, e);
         } catch (Exception e) {
@@ -86,9 +133,13 @@ public final class S3Backend implements StorageBackend {
         if (length == 0) {
             return new byte[0];
         }
-        try (GetObjectResponse in = client.getObject(GetObjectArgs.builder()
-                .bucket(config.bucket()).object(path.key()).offset(offset).length(length).build())) {
-            return in.readAllBytes();
+        try {
+            return call(() -> {
+                try (GetObjectResponse in = client.getObject(GetObjectArgs.builder()
+                        .bucket(config.bucket()).object(path.key()).offset(offset).length(length).build())) {
+                    return in.readAllBytes();
+                }
+            });
         } catch (ErrorResponseException e) {
             if ("InvalidRange".equals(e.errorResponse().code())) {
                 return new byte[0]; // offset at or past the end: nothing left to read
@@ -102,7 +153,10 @@ public final class S3Backend implements StorageBackend {
     @Override
     public void delete(SegmentPath path) {
         try {
-            client.removeObject(RemoveObjectArgs.builder().bucket(config.bucket()).object(path.key()).build());
+            call(() -> {
+                client.removeObject(RemoveObjectArgs.builder().bucket(config.bucket()).object(path.key()).build());
+                return null;
+            });
         } catch (Exception e) {
             throw new StorageBackendException("delete", path.key(), e);
         }
@@ -112,10 +166,14 @@ public final class S3Backend implements StorageBackend {
     public List<SegmentPath> list(NamespaceId namespace) {
         List<SegmentPath> result = new ArrayList<>();
         try {
-            for (Result<Item> r : client.listObjects(ListObjectsArgs.builder()
-                    .bucket(config.bucket()).prefix(namespace.keyPrefix()).recursive(true).build())) {
-                SegmentPath.parse(r.get().objectName()).ifPresent(result::add);
-            }
+            call(() -> {
+                result.clear();
+                for (Result<Item> r : client.listObjects(ListObjectsArgs.builder()
+                        .bucket(config.bucket()).prefix(namespace.keyPrefix()).recursive(true).build())) {
+                    SegmentPath.parse(r.get().objectName()).ifPresent(result::add);
+                }
+                return null;
+            });
         } catch (Exception e) {
             throw new StorageBackendException("list", namespace.keyPrefix(), e);
         }
@@ -125,7 +183,7 @@ public final class S3Backend implements StorageBackend {
     @Override
     public boolean exists(SegmentPath path) {
         try {
-            client.statObject(StatObjectArgs.builder().bucket(config.bucket()).object(path.key()).build());
+            call(() -> client.statObject(StatObjectArgs.builder().bucket(config.bucket()).object(path.key()).build()));
             return true;
         } catch (ErrorResponseException e) {
             String code = e.errorResponse().code();
@@ -135,6 +193,23 @@ public final class S3Backend implements StorageBackend {
             throw new StorageBackendException("exists", path.key(), e);
         } catch (Exception e) {
             throw new StorageBackendException("exists", path.key(), e);
+        }
+    }
+
+    @Override
+    public ObjectInfo stat(SegmentPath path) {
+        try {
+            StatObjectResponse r = call(() -> client.statObject(StatObjectArgs.builder().bucket(config.bucket()).object(path.key()).build()));
+            String etag = r.etag() == null ? "" : r.etag().replace("\"", "");
+            return new ObjectInfo(r.size(), etag);
+        } catch (ErrorResponseException e) {
+            String code = e.errorResponse().code();
+            if ("NoSuchKey".equals(code) || "NoSuchObject".equals(code) || e.response().code() == 404) {
+                throw new SegmentNotFoundException(path.key());
+            }
+            throw new StorageBackendException("stat", path.key(), e);
+        } catch (Exception e) {
+            throw new StorageBackendException("stat", path.key(), e);
         }
     }
 

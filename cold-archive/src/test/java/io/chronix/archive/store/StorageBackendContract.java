@@ -2,12 +2,16 @@ package io.chronix.archive.store;
 
 import io.chronix.engine.error.SegmentNotFoundException;
 import io.chronix.engine.storage.NamespaceId;
+import io.chronix.engine.storage.ObjectInfo;
 import io.chronix.engine.storage.SegmentPath;
 import io.chronix.engine.storage.ShardId;
 import io.chronix.engine.storage.StorageBackend;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -66,6 +70,35 @@ abstract class StorageBackendContract {
         backend().delete(p);
         assertThat(backend().exists(p)).isFalse();
         assertThat(backend().list(new NamespaceId(4))).isEmpty();
+    }
+
+    @Test
+    void statGivesTheSizeAndANewTagForReplacedContent() {
+        SegmentPath p = path(5, 1, "stat");
+        backend().put(p, new byte[] {1, 2, 3});
+        ObjectInfo first = backend().stat(p);
+        assertThat(first.sizeBytes()).isEqualTo(3);
+        assertThat(first.etag()).isNotBlank();
+        backend().put(p, new byte[] {4, 5, 6, 7});
+        ObjectInfo second = backend().stat(p);
+        assertThat(second.sizeBytes()).isEqualTo(4);
+        assertThat(second.etag()).isNotEqualTo(first.etag());
+        assertThatThrownBy(() -> backend().stat(path(5, 1, "absent"))).isInstanceOf(SegmentNotFoundException.class);
+    }
+
+    @Test
+    void theAsynchronousFaceDoesWhatTheBlockingOneDoes() throws Exception {
+        SegmentPath p = path(6, 2, "async");
+        CompletableFuture<Void> put = backend().putAsync(p, "abcdef".getBytes(StandardCharsets.UTF_8));
+        put.get(30, TimeUnit.SECONDS);
+        assertThat(backend().existsAsync(p).get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(backend().getAsync(p).get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("abcdef");
+        assertThat(new String(backend().getRangeAsync(p, 1, 2).get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8)).isEqualTo("bc");
+        assertThat(backend().listAsync(new NamespaceId(6)).get(30, TimeUnit.SECONDS)).containsExactly(p);
+        backend().deleteAsync(p).get(30, TimeUnit.SECONDS);
+        assertThat(backend().exists(p)).isFalse();
+        assertThatThrownBy(() -> backend().getAsync(p).get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(SegmentNotFoundException.class);
     }
 
     @Test

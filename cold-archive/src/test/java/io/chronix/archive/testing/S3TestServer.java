@@ -102,6 +102,81 @@ public final class S3TestServer {
                 .endpoint(URI.create("http://127.0.0.1:0"))
                 .build();
         proxy.start();
+        awaitStarted(proxy);
+        URI endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
+        return new S3TestServer(endpoint, "s3proxy", () -> {
+            proxy.stop();
+            context.close();
+        });
+    }
+
+    /**
+     * An S3Proxy of the test's own, which it may {@link Private#stop()} and {@link Private#start()}
+     * again on the same port (the transient blob store, and so every object, survives): for
+     * "the store went away mid-run" tests, which must not disturb the shared server.
+     */
+    public static Private startPrivate() throws Exception {
+        BlobStoreContext context = ContextBuilder.newBuilder("transient")
+                .credentials(ACCESS_KEY, SECRET_KEY)
+                .build(BlobStoreContext.class);
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Private p = new Private(context, port);
+        p.start();
+        return p;
+    }
+
+    /** See {@link #startPrivate()}. */
+    public static final class Private implements AutoCloseable {
+        private final BlobStoreContext context;
+        private final int port;
+        private S3Proxy proxy;
+
+        private Private(BlobStoreContext context, int port) {
+            this.context = context;
+            this.port = port;
+        }
+
+        public URI endpoint() {
+            return URI.create("http://127.0.0.1:" + port);
+        }
+
+        public S3Config newBucketConfig() {
+            String bucket = "chronix-" + UUID.randomUUID().toString().substring(0, 13);
+            return new S3Config(endpoint(), bucket, ACCESS_KEY, SECRET_KEY, "us-east-1", true, Duration.ofSeconds(1));
+        }
+
+        public synchronized void start() throws Exception {
+            if (proxy != null) {
+                return;
+            }
+            S3Proxy p = S3Proxy.builder()
+                    .blobStore(context.getBlobStore())
+                    .awsAuthentication(org.gaul.s3proxy.AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                    .endpoint(endpoint())
+                    .build();
+            p.start();
+            awaitStarted(p);
+            proxy = p;
+        }
+
+        public synchronized void stop() throws Exception {
+            if (proxy != null) {
+                proxy.stop();
+                proxy = null;
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            stop();
+            context.close();
+        }
+    }
+
+    private static void awaitStarted(S3Proxy proxy) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (!"STARTED".equals(proxy.getState())) {
             if (System.nanoTime() > deadline) {
@@ -109,11 +184,6 @@ public final class S3TestServer {
             }
             Thread.sleep(10);
         }
-        URI endpoint = URI.create("http://127.0.0.1:" + proxy.getPort());
-        return new S3TestServer(endpoint, "s3proxy", () -> {
-            proxy.stop();
-            context.close();
-        });
     }
 
     private static boolean dockerAvailable() {
