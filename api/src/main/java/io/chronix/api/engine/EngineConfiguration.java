@@ -1,5 +1,6 @@
 package io.chronix.api.engine;
 
+import io.chronix.api.archive.ColdTiers;
 import io.chronix.api.namespace.NamespaceLocations;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -21,7 +22,9 @@ class EngineConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    EngineRegistry engineRegistry(NamespaceLocations locations, EngineProperties properties, MaintenanceScheduler scheduler) {
-        return new EngineRegistry(locations, properties, scheduler);
+    EngineRegistry engineRegistry(NamespaceLocations locations, EngineProperties properties, MaintenanceScheduler scheduler,
+                                  ColdTiers coldTiers) {
+        return new EngineRegistry(locations, properties, scheduler, System::nanoTime, java.util.function.Function.identity(),
+                coldTiers::create);
     }
 }

@@ -4,6 +4,7 @@ import io.chronix.api.namespace.NamespaceDataListener;
 import io.chronix.api.namespace.NamespaceLocations;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.EngineConfig;
+import io.chronix.engine.archive.ColdTier;
 import io.chronix.engine.error.EngineClosedException;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.chronix.engine.storage.NamespaceId;
@@ -12,6 +13,7 @@ import io.chronix.tenancy.namespace.Namespace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -56,6 +59,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
     private final MaintenanceScheduler scheduler;
     private final LongSupplier nanoTime;
     private final Function<EngineConfig, EngineConfig> configHook;
+    private final BiFunction<NamespaceId, Path, ColdTier> coldTiers; // null: engines without a cold tier
     private final Map<Long, Entry> entries = new ConcurrentHashMap<>();
     private final Set<Long> removed = ConcurrentHashMap.newKeySet();
     private final MaintenanceScheduler.Task budgetTask;
@@ -76,6 +80,17 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
      */
     public EngineRegistry(NamespaceLocations locations, EngineProperties defaults, MaintenanceScheduler scheduler,
                           LongSupplier nanoTime, Function<EngineConfig, EngineConfig> configHook) {
+        this(locations, defaults, scheduler, nanoTime, configHook, null);
+    }
+
+    /**
+     * @param coldTiers the cold tier of a namespace (id, engine directory), attached to its engine at
+     *                  every open; null for engines without one
+     */
+    public EngineRegistry(NamespaceLocations locations, EngineProperties defaults, MaintenanceScheduler scheduler,
+                          LongSupplier nanoTime, Function<EngineConfig, EngineConfig> configHook,
+                          BiFunction<NamespaceId, Path, ColdTier> coldTiers) {
+        this.coldTiers = coldTiers;
         this.locations = locations;
         this.defaults = defaults;
         this.scheduler = scheduler;
@@ -166,7 +181,9 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
 
     private Chronix open(Namespace ns) {
         EngineConfig config = configHook.apply(NamespaceEngineSettings.parse(ns.settingsJson()).apply(defaults));
-        Chronix c = Chronix.open(locations.directory(NamespaceLocations.engineId(ns)), config, scheduler);
+        NamespaceId id = NamespaceLocations.engineId(ns);
+        Path dir = locations.directory(id);
+        Chronix c = coldTiers == null ? Chronix.open(dir, config, scheduler) : Chronix.open(dir, config, scheduler, coldTiers.apply(id, dir));
         opens.increment();
         log.debug("engine opened [namespace={}, fsync={}]", ns.id(), config.fsyncPolicy());
         return c;
@@ -332,6 +349,18 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
             }
         }
         return s;
+    }
+
+    /** Cold-tier bytes of each open engine, by namespace id (for the per-namespace gauge). */
+    public Map<Long, Long> coldBytesOfOpenEngines() {
+        Map<Long, Long> out = new java.util.HashMap<>();
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                out.put(e.id, c.coldBytes());
+            }
+        }
+        return out;
     }
 
     /** The open engine of a namespace id, if any (for metrics and tests; take a lease to use it). */

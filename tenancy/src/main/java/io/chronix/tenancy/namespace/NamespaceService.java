@@ -80,6 +80,17 @@ public class NamespaceService {
                 .params(tenant, page.limit(), page.offset()).query(NamespaceRows::namespace).list();
     }
 
+    /**
+     * Live namespaces of every live tenant with an id above {@code afterId}, by id, at most
+     * {@code limit}: for maintenance passes over all namespaces (page by the last id seen).
+     */
+    @Transactional(readOnly = true)
+    public List<Namespace> allAfter(long afterId, int limit) {
+        return jdbc.sql("SELECT " + NamespaceRows.COLUMNS + " FROM namespaces n WHERE id > ? AND deleted_at IS NULL"
+                        + " AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = n.tenant_id AND t.deleted_at IS NULL) ORDER BY id LIMIT ?")
+                .params(afterId, limit).query(NamespaceRows::namespace).list();
+    }
+
     /** The tenant's live namespace of that name; empty for another tenant's, a deleted or a malformed one alike. */
     @Transactional(readOnly = true)
     public Optional<Namespace> find(UUID tenant, String name) {

@@ -48,6 +48,17 @@ class NamespaceServiceTest extends DatabaseTest {
     }
 
     @Test
+    void allAfterPagesThroughLiveNamespacesOfEveryTenantById() {
+        Namespace x = namespaces.create(a, "x", null, null);
+        Namespace y = namespaces.create(b, "y", null, null);
+        Namespace z = namespaces.create(a, "z", null, null);
+        namespaces.delete(a, "z");
+        java.util.List<Namespace> first = namespaces.allAfter(x.id() - 1, 1);
+        assertThat(first).extracting(Namespace::id).containsExactly(x.id());
+        assertThat(namespaces.allAfter(x.id(), 100)).extracting(Namespace::id).contains(y.id()).doesNotContain(x.id(), z.id());
+    }
+
+    @Test
     void namespaceOfAnotherTenantIsNotFound() {
         namespaces.create(a, "metrics", null, null);
         assertThat(namespaces.find(b, "metrics")).isEmpty();
