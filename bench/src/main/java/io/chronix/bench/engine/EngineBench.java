@@ -17,21 +17,21 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Shared set-up of the engine benchmarks: directories, TSBS data, deleting afterwards. */
-final class EngineBench {
+public final class EngineBench {
 
     /** The flags the engine needs in a forked JVM (Arrow on JDK 25; native lz4/zstd). */
-    static final String[] JVM_FLAGS = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+    public static final String[] JVM_FLAGS = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
             "--sun-misc-unsafe-memory-access=allow"};
 
     private EngineBench() {
     }
 
-    static Path newDirectory(String prefix) throws IOException {
+    public static Path newDirectory(String prefix) throws IOException {
         Path base = Path.of(System.getProperty("chronix.bench.dir", System.getProperty("java.io.tmpdir")));
         return Files.createTempDirectory(base, prefix);
     }
 
-    static void delete(Path dir) throws IOException {
+    public static void delete(Path dir) throws IOException {
         if (dir == null || !Files.exists(dir)) {
             return;
         }
@@ -43,7 +43,7 @@ final class EngineBench {
     }
 
     /** TSBS's data set starts in 2016; the engine's window is anchored on the newest write, so the clock only bounds the future. */
-    static EngineConfig config() {
+    public static EngineConfig config() {
         return EngineConfig.defaults();
     }
 
@@ -69,7 +69,7 @@ final class EngineBench {
     }
 
     /** Writes a whole generated data set through an {@link EngineTickSink}. */
-    static long load(Chronix engine, CpuOnlyConfig config, int ticksPerBatch) {
+    public static long load(Chronix engine, CpuOnlyConfig config, int ticksPerBatch) {
         try (EngineTickSink sink = new EngineTickSink(engine, ticksPerBatch)) {
             new CpuOnlyGenerator(config).generate(sink);
             sink.close();

@@ -180,6 +180,19 @@ public final class ParquetCodec implements AutoCloseable {
         }
     }
 
+    /** The footer's value of {@code key}, or null if the file has none. */
+    public String footerValue(Path file, String key) throws IOException {
+        String sql = "SELECT decode(value) FROM parquet_kv_metadata(" + literal(file.toAbsolutePath().toString()) + ") WHERE decode(key) = ?";
+        try (DuckDBConnection c = root.duplicate(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, key);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IOException("reading the Parquet footer failed [file=" + file + "]: " + e.getMessage(), e);
+        }
+    }
+
     /** A SQL string literal. */
     static String literal(String s) {
         return "'" + s.replace("'", "''") + "'";

@@ -39,7 +39,8 @@ import java.util.zip.CRC32C;
  * back whole and compare length and CRC-32C → stat for its ETag → keep the local file in the
  * {@link ColdCache} (so the first query after archiving is warm). Read: the cached file of
  * (key, ETag), or else a download in ranged reads of {@link #CHUNK} bytes, checked against the
- * length and CRC-32C the catalog recorded before it enters the cache; then DuckDB reads it with the
+ * length and CRC-32C the catalog recorded, and for the layout version in its footer, before it
+ * enters the cache; then DuckDB reads it with the
  * projection, time range and tag predicates pushed down.
  *
  * <p>Threading: thread-safe.
@@ -167,6 +168,10 @@ public final class ParquetColdTier implements ColdTier {
         if (offset != o.sizeBytes() || (int) crc.getValue() != o.crc32c()) {
             throw new ColdObjectException(o.key(), "downloaded object differs from the catalog [size=" + offset + ", recorded="
                     + o.sizeBytes() + "]");
+        }
+        String version = codec.footerValue(file, ArchiveFormat.KEY_FORMAT);
+        if (!ArchiveFormat.VERSION.equals(version)) {
+            throw new ColdObjectException(o.key(), "not an archive of layout version " + ArchiveFormat.VERSION + " [found=" + version + "]");
         }
     }
 
