@@ -488,7 +488,8 @@ public final class Chronix implements AutoCloseable {
             }
         }
         List<SegmentEntry> segments = metadata.candidates(request.measurement(), from, to, request.tags());
-        List<SegmentEntry> settled = anyOrder ? settledSegments(segments, frozens, actives, from, to) : List.of();
+        List<ArchivedSegment> archived = cold.candidates(request.measurement(), from, to, request.tags());
+        List<SegmentEntry> settled = anyOrder ? settledSegments(segments, frozens, actives, archived, from, to) : List.of();
         if (!settled.isEmpty()) {
             segments = new ArrayList<>(segments);
             segments.removeAll(settled);
@@ -502,7 +503,6 @@ public final class Chronix implements AutoCloseable {
         for (Column c : wantedFields) {
             segmentColumns.add(c.name());
         }
-        List<ArchivedSegment> archived = cold.candidates(request.measurement(), from, to, request.tags());
         // oldest first across both tiers, so last write wins between a hot and an archived segment too
         int h = 0;
         int a = 0;
@@ -576,10 +576,11 @@ public final class Chronix implements AutoCloseable {
 
     /**
      * The candidate segments whose rows in {@code [from, to]} no other source can overwrite: their
-     * time range, clipped to the scan's, overlaps no other candidate's and no non-empty memtable's.
+     * time range, clipped to the scan's, overlaps no other candidate's, no non-empty memtable's and
+     * no archived candidate's.
      */
     private static List<SegmentEntry> settledSegments(List<SegmentEntry> segments, List<Memtable> frozens, List<Memtable> actives,
-            long from, long to) {
+            List<ArchivedSegment> archived, long from, long to) {
         int n = segments.size();
         if (n == 0) {
             return List.of();
@@ -597,6 +598,9 @@ public final class Chronix implements AutoCloseable {
                     memtables.add(new long[] {Math.max(from, m.minTime()), Math.min(to, m.maxTime())});
                 }
             }
+        }
+        for (ArchivedSegment a : archived) { // archived rows go through the merge: a hot segment they overlap is not settled
+            memtables.add(new long[] {Math.max(from, a.segment().minTime()), Math.min(to, a.segment().maxTime())});
         }
         List<SegmentEntry> settled = new ArrayList<>();
         long endBefore = Long.MIN_VALUE; // the furthest end of the intervals sorted before k

@@ -137,6 +137,9 @@ class ArchivePassTest {
             assertThat(tier.objects.keySet()).allMatch(k -> k.matches("ns_7/shard_-?\\d+/seg_\\d+_\\d+\\.parquet"));
             assertThat(c.coldBytes()).isEqualTo(r.objectBytes());
             assertThat(all(c)).isEqualTo(expected);
+            try (io.chronix.engine.read.ScanResult u = c.scanUnordered(ScanRequest.all("cpu"), fx.allocator)) {
+                assertThat(EngineFixture.render(u)).containsExactlyInAnyOrderElementsOf(fx.rows(c, ScanRequest.all("cpu")));
+            }
             // pruning applies to archived segments: a tag predicate no segment can match reads none
             assertThat(fx.rows(c, ScanRequest.all("cpu").withTags(TagPredicate.eq("host", "nope")))).isEmpty();
             assertThat(fx.rows(c, ScanRequest.all("cpu").withTimeRange(T0, T0 + 60 * SECOND)))
@@ -163,6 +166,10 @@ class ArchivePassTest {
             assertThat(fx.rows(c, ScanRequest.all("cpu"))).containsExactly("time=" + T0 + "|host=\"h\"|n=1i|v=2.0");
             c.flush();
             assertThat(fx.rows(c, ScanRequest.all("cpu"))).containsExactly("time=" + T0 + "|host=\"h\"|n=1i|v=2.0");
+            // the unordered scan (SQL's) must not pass the hot segment through past the archived one
+            try (io.chronix.engine.read.ScanResult r = c.scanUnordered(ScanRequest.all("cpu"), fx.allocator)) {
+                assertThat(EngineFixture.render(r)).containsExactly("time=" + T0 + "|host=\"h\"|n=1i|v=2.0");
+            }
         }
     }
 
