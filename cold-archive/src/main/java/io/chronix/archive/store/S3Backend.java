@@ -67,9 +67,26 @@ public final class S3Backend implements StorageBackend {
                 .endpoint(config.endpoint().toString())
                 .credentials(config.accessKey(), config.secretKey())
                 .region(config.region())
+                .httpClient(httpClient(), true)
                 .build();
         long connectMillis = config.connectTimeout().toMillis();
         client.setTimeout(connectMillis, TimeUnit.MINUTES.toMillis(5), TimeUnit.MINUTES.toMillis(5));
+    }
+
+    /**
+     * minio's default OkHttp client, but with a dispatcher of daemon threads: OkHttp's own are not
+     * daemons and idle for 60 s, which kept a service that failed its start-up check alive that long.
+     */
+    private static okhttp3.OkHttpClient httpClient() {
+        java.util.concurrent.ThreadFactory daemons = r -> {
+            Thread t = new Thread(r, "chronix-s3-http");
+            t.setDaemon(true);
+            return t;
+        };
+        long fiveMinutes = TimeUnit.MINUTES.toMillis(5);
+        return io.minio.http.HttpUtils.newDefaultHttpClient(fiveMinutes, fiveMinutes, fiveMinutes).newBuilder()
+                .dispatcher(new okhttp3.Dispatcher(java.util.concurrent.Executors.newCachedThreadPool(daemons)))
+                .build();
     }
 
     /** The underlying client, for tests and tools that need a raw view of the bucket. */
