@@ -6,7 +6,7 @@ const palette = ['#2f6fad', '#d9822b', '#23855a', '#c0392b', '#7a4fbf', '#0f8b8d
  * Draws `series` ({label, values}) against `times` (seconds since the epoch, ascending) into
  * `container`, in the browser's zone. Resizes with the container. Answers the uPlot instance.
  */
-export function timeChart(container, times, series, { height = 300, bars = false, yLabel } = {}) {
+export function timeChart(container, times, series, { height = 300, bars = false, yLabel, legend = true } = {}) {
   container.replaceChildren();
   const width = Math.max(280, container.clientWidth || 600);
   const opts = {
@@ -15,6 +15,7 @@ export function timeChart(container, times, series, { height = 300, bars = false
     scales: { x: { time: true } },
     axes: [{}, { label: yLabel, size: 70 }],
     cursor: { focus: { prox: 30 } },
+    legend: { show: legend },
     series: [{ label: 'time', value: '{YYYY}-{MM}-{DD} {HH}:{mm}:{ss}' },
       ...series.map((s, i) => ({
         label: s.label,

@@ -51,14 +51,15 @@ class ConsoleIT {
         }
     }
 
-    record Tenant(String name, String email, String adminToken) {
+    record Tenant(String id, String name, String email, String adminToken) {
     }
 
     static Tenant tenant(String name) throws Exception {
         HttpResponse<String> r = json("POST", "/api/v1/tenants", OPERATOR,
                 "{\"name\": \"" + name + "\", \"adminEmail\": \"admin@" + name + ".example\", \"adminPassword\": \"" + PASSWORD + "\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-        return new Tenant(name, "admin@" + name + ".example", JSON.readTree(r.body()).get("adminToken").asString());
+        JsonNode j = JSON.readTree(r.body());
+        return new Tenant(j.get("id").asString(), name, "admin@" + name + ".example", j.get("adminToken").asString());
     }
 
     static HttpResponse<String> json(String method, String path, String bearer, String body) throws Exception {
@@ -199,9 +200,18 @@ class ConsoleIT {
             assertThat(b.find("#sql-error-position").getText()).contains("nope FROM cpu").contains("^");
             assertThat(b.consoleErrors(Pattern.compile("/api/v1/namespaces/metrics/query .*status of 400"))).isEmpty();
 
+            // a quota refuses a write: the overview shows the series bar red and the event
+            assertThat(json("PUT", "/api/v1/tenants/" + acme.id() + "/quotas", OPERATOR, "{\"maxSeries\": 2}").statusCode()).isEqualTo(200);
+            Thread.sleep(1100); // the service caches quotas for a second
+            assertThat(write(token, "metrics", "cpu,host=h3 usage=1 " + now).statusCode()).isEqualTo(422);
+
             // the overview now shows the day's points
             b.page("overview");
             b.await("#points-chart canvas");
+            assertThat(b.find("[data-quota='Series']").getAttribute("class")).contains("red");
+            assertThat(b.find("[data-quota='Series']").getText()).contains("2 of 2").contains("at the limit");
+            assertThat(b.find("main").getText()).contains("Series: 1").contains("quota-max-series");
+            assertThat(b.find("main time").getAttribute("title")).startsWith("UTC 20");
             assertThat(b.colouredPixels("#points-chart canvas")).as("coloured pixels of the points chart").isGreaterThan(20);
             b.fullPage("overview", 1366);
 

@@ -44,7 +44,7 @@ export async function render(root) {
     el('div.panel', {}, el('p.small.muted', {}, `${num(total)} points in 5-minute buckets, from `, time(activity.from), ' to ',
       time(activity.to), '. Counted by this server since it started.'), chart));
   timeChart(chart, activity.points.map((p) => Date.parse(p.start) / 1000), [{ label: 'points', values: activity.points.map((p) => p.points) }],
-    { height: 220, bars: true, yLabel: 'points' });
+    { height: 220, bars: true, yLabel: 'points', legend: false });
 
   root.append(el('h2', {}, 'Limit events, last 24 h'));
   const events = activity.limitEvents;
