@@ -39,12 +39,14 @@ final class Browser implements AutoCloseable {
     final ChromeDriver driver;
     private final ChromeDriverService service;
     private final Path profile;
+    final Path downloads;
     private final List<String> errors = new ArrayList<>();
 
-    private Browser(ChromeDriver driver, ChromeDriverService service, Path profile) {
+    private Browser(ChromeDriver driver, ChromeDriverService service, Path profile, Path downloads) {
         this.driver = driver;
         this.service = service;
         this.profile = profile;
+        this.downloads = downloads;
     }
 
     /** A browser; without Chromium the test is skipped, except under {@code CI=true}, where it fails. */
@@ -58,14 +60,16 @@ final class Browser implements AutoCloseable {
             Assumptions.abort(why);
         }
         Path profile = Files.createTempDirectory("chronix-chromium");
+        Path downloads = Files.createDirectories(profile.resolve("downloads"));
         ChromeOptions o = new ChromeOptions();
         o.setBinary(CHROMIUM.toFile());
         o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
                 "--user-data-dir=" + profile, "--window-size=1366,900", "--lang=en-US");
         o.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
+        o.setExperimentalOption("prefs", Map.of("download.default_directory", downloads.toString(), "download.prompt_for_download", false));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        return new Browser(new ChromeDriver(service, o), service, profile);
+        return new Browser(new ChromeDriver(service, o), service, profile, downloads);
     }
 
     void open(String url) {
@@ -173,6 +177,18 @@ final class Browser implements AutoCloseable {
                     + "\nconsole: " + driver.manage().logs().get(LogType.BROWSER).getAll().stream().map(LogEntry::toString).toList();
         } catch (RuntimeException | IOException e) {
             return "(no diagnosis: " + e + ")";
+        }
+    }
+
+    /** The text of a file the browser downloaded, once it is complete. */
+    String downloaded(String fileName) {
+        Path file = downloads.resolve(fileName);
+        new WebDriverWait(driver, Duration.ofSeconds(30)).until(d -> Files.isRegularFile(file)
+                && !Files.exists(downloads.resolve(fileName + ".crdownload")));
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

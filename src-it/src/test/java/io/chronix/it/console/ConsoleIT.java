@@ -147,6 +147,23 @@ class ConsoleIT {
             assertThat(b.find("tr[data-namespace='metrics']").getText()).contains("30 days");
             assertThat(b.find("tr[data-namespace='metrics'] time").getAttribute("title")).startsWith("UTC 20");
             assertLabelled(b, "namespaces");
+            // edit retention; delete another one only after typing its name
+            b.find("tr[data-namespace='metrics'] button[aria-label='Edit metrics']").click();
+            WebElement retention = b.await("input[name=retention][value='P30D']");
+            retention.clear();
+            retention.sendKeys("P60D", Keys.ENTER);
+            b.awaitText("tr[data-namespace='metrics']", "60 days");
+            b.find("#create-namespace input[name=name]").sendKeys("scratch", Keys.ENTER);
+            b.await("tr[data-namespace='scratch'] button.danger").click();
+            WebElement confirm = b.await("dialog[open] button.danger");
+            assertThat(confirm.isEnabled()).isFalse();
+            b.find("dialog[open] input").sendKeys("scratc");
+            assertThat(confirm.isEnabled()).isFalse();
+            b.find("dialog[open] input").sendKeys("h");
+            assertThat(confirm.isEnabled()).isTrue();
+            confirm.click();
+            b.awaitGone("tr[data-namespace='scratch']");
+            assertThat(json("GET", "/api/v1/namespaces/scratch", acme.adminToken(), null).statusCode()).isEqualTo(404);
             b.fullPage("namespaces", 1366);
 
             // tokens: scopes per namespace, the secret shown once, never in the list
@@ -192,6 +209,9 @@ class ConsoleIT {
             assertThat(b.colouredPixels("#query-chart canvas")).as("coloured pixels of the chart").isGreaterThan(500);
             assertLabelled(b, "explorer");
             b.fullPage("explorer", 1366);
+            b.find("#download-csv").click();
+            String csv = b.downloaded("metrics-query.csv");
+            assertThat(csv.lines().toList()).hasSize(201).first().isEqualTo("time,host,usage");
             // an SQL error is shown with its position (Chromium logs the 400 it answered)
             sql.clear();
             sql.sendKeys("SELECT time,\n  nope FROM cpu", Keys.chord(Keys.CONTROL, Keys.ENTER));
