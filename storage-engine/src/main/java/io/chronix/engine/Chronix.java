@@ -796,6 +796,8 @@ public final class Chronix implements AutoCloseable {
         try {
             ensureOpen();
             return runCompaction(2, true);
+        } catch (CancellationException e) {
+            throw new EngineClosedException(dir);
         } finally {
             compactionLock.unlock();
         }
@@ -856,7 +858,7 @@ public final class Chronix implements AutoCloseable {
             flushLock.unlock();
         }
         SegmentMerge merge = new SegmentMerge(io, dir.resolve(DataDirectory.SEGMENTS), dir.resolve(DataDirectory.TMP),
-                store.writerConfig(), deletedRows, () -> stopping, testHook);
+                store.writerConfig(), deletedRows, () -> stopping, point -> testHook.accept(point));
         CompactionResult result = CompactionResult.NOTHING;
         for (int g = 0; g < groups.size(); g++) {
             if (stopping) {
@@ -896,11 +898,14 @@ public final class Chronix implements AutoCloseable {
         return result.took(Duration.ofNanos(System.nanoTime() - start));
     }
 
-    /** After the live segments changed: the L0 count for backpressure, and a pass when a group reached the trigger. */
+    /**
+     * After the live segments changed: the L0 count for backpressure, and a pass at once when a group
+     * reached the trigger (unless passes are disabled: then only {@link #compact()} compacts).
+     */
     private void segmentsChanged() {
         int l0 = CompactionPicker.largestGroup(metadata.all());
         backpressure.update(l0);
-        if (l0 >= config.compactionTrigger() && !stopping) {
+        if (l0 >= config.compactionTrigger() && !stopping && maintenanceTimer != null) {
             maintenanceTask.request();
         }
     }
@@ -931,6 +936,11 @@ public final class Chronix implements AutoCloseable {
     /** Writes of this engine delayed by backpressure since open. */
     public long backpressureDelayedWrites() {
         return backpressure.delayedWrites();
+    }
+
+    /** The live segments' catalog entries (tests). */
+    List<SegmentEntry> liveSegments() {
+        return metadata.all();
     }
 
     /** Replaced segment files waiting for scans that may still read them. */
