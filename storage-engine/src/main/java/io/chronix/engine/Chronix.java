@@ -106,6 +106,13 @@ import java.util.function.Consumer;
  * oldest sequence still only in memory. A failed shard keeps its frozen memtable and the WAL; the
  * flush is retried with back-off.
  *
+ * <h2>Compaction</h2>
+ * {@link #compact()} and the maintenance pass (every {@link EngineConfig#maintenanceInterval()}):
+ * per (shard, measurement) group, a streaming merge ({@link SegmentMerge}) → one {@code
+ * REPLACE_SEGMENTS} catalog record → metadata cache swapped → inputs deleted once no scan may read
+ * them ({@link SegmentReclaimer}). Writes sleep first when the L0 count passes 4 × the trigger
+ * ({@link Backpressure}). See the module README, "Compaction".
+ *
  * <p>Threading: every public method is thread-safe.
  */
 public final class Chronix implements AutoCloseable {

@@ -42,6 +42,9 @@ public class CompactionBenchmark {
     @Param({"100"})
     int segments;
 
+    @Param({"65536"})
+    int rowGroupRows;
+
     private MaintenanceScheduler scheduler;
     private Path template;
     private Path run;
@@ -50,13 +53,13 @@ public class CompactionBenchmark {
     @Setup(Level.Trial)
     public void build() throws Exception {
         scheduler = MaintenanceScheduler.create(1);
-        template = CompactionData.build(segments, variant.equals("integer"), scheduler);
+        template = CompactionData.build(segments, variant.equals("integer"), rowGroupRows, scheduler);
     }
 
     @Setup(Level.Invocation)
     public void open() throws Exception {
         run = CompactionData.copy(template);
-        engine = Chronix.open(run, CompactionData.config(), scheduler);
+        engine = Chronix.open(run, CompactionData.config(rowGroupRows), scheduler);
     }
 
     @Benchmark

@@ -3,7 +3,9 @@ package io.chronix.bench.compaction;
 import io.chronix.bench.engine.EngineBench;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.EngineConfig;
+import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
+import io.chronix.engine.segment.SegmentWriterConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,15 +28,16 @@ final class CompactionData {
     private CompactionData() {
     }
 
-    /** One day shards, no background passes: only the benchmark compacts. */
-    static EngineConfig config() {
+    /** One day shards, no background passes (only the benchmark compacts), segments in row groups of {@code rowGroupRows}. */
+    static EngineConfig config(int rowGroupRows) {
         return EngineConfig.defaults().withShardDuration(Duration.ofDays(1)).withFlushThresholdBytes(1L << 40)
-                .withMaintenanceInterval(Duration.ZERO).withCompactionTrigger(1_000);
+                .withMaintenanceInterval(Duration.ZERO).withCompactionTrigger(1_000)
+                .withSegments((io, seg, tmp) -> new CsxSegmentStore(io, seg, tmp, SegmentWriterConfig.defaults().withRowGroupRows(rowGroupRows)));
     }
 
-    static Path build(int segments, boolean integers, MaintenanceScheduler scheduler) throws IOException {
+    static Path build(int segments, boolean integers, int rowGroupRows, MaintenanceScheduler scheduler) throws IOException {
         Path dir = EngineBench.newDirectory("compaction-template");
-        try (Chronix engine = Chronix.open(dir, config(), scheduler)) {
+        try (Chronix engine = Chronix.open(dir, config(rowGroupRows), scheduler)) {
             EngineBench.loadSegments(engine, HOSTS, TICKS_PER_SEGMENT, segments, integers);
             if (engine.segmentCount() != segments) {
                 throw new IllegalStateException("expected " + segments + " segments, got " + engine.segmentCount());

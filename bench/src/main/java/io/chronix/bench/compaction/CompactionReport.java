@@ -21,7 +21,7 @@ import java.util.List;
  * small {@code -Xmx} to see the bound hold.
  *
  * <pre>java -Xmx256m --add-opens=java.base/java.nio=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
- *   -cp bench/target/benchmarks.jar io.chronix.bench.compaction.CompactionReport [segments] [runs]</pre>
+ *   -cp bench/target/benchmarks.jar io.chronix.bench.compaction.CompactionReport [segments] [runs] [rowGroupRows]</pre>
  */
 public final class CompactionReport {
 
@@ -31,19 +31,20 @@ public final class CompactionReport {
     public static void main(String[] args) throws Exception {
         int segments = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        System.out.printf("TSBS cpu-only, %d hosts, %d segments of %d ticks in one shard; max heap %d MB; median of %d runs%n",
-                CompactionData.HOSTS, segments, CompactionData.TICKS_PER_SEGMENT, Runtime.getRuntime().maxMemory() >> 20, runs);
+        int rowGroupRows = args.length > 2 ? Integer.parseInt(args[2]) : io.chronix.engine.segment.SegmentFormat.DEFAULT_ROW_GROUP_ROWS;
+        System.out.printf("TSBS cpu-only, %d hosts, %d segments of %d ticks in one shard, row groups of %d rows; max heap %d MB; median of %d runs%n",
+                CompactionData.HOSTS, segments, CompactionData.TICKS_PER_SEGMENT, rowGroupRows, Runtime.getRuntime().maxMemory() >> 20, runs);
         System.out.println("variant\tms\tMB/s in\trows/s in\tpeak heap MB\tpeak decoded MB\tB/value before\tB/value after\trows in\trows out\tMB in\tMB out");
         try (MaintenanceScheduler scheduler = MaintenanceScheduler.create(1)) {
             for (String variant : List.of("float", "integer")) {
-                Path template = CompactionData.build(segments, variant.equals("integer"), scheduler);
+                Path template = CompactionData.build(segments, variant.equals("integer"), rowGroupRows, scheduler);
                 try {
                     double[] ms = new double[runs];
                     long[] heap = new long[runs];
                     CompactionResult last = null;
                     for (int i = 0; i < runs; i++) {
                         Path run = CompactionData.copy(template);
-                        try (Chronix engine = Chronix.open(run, CompactionData.config(), scheduler)) {
+                        try (Chronix engine = Chronix.open(run, CompactionData.config(rowGroupRows), scheduler)) {
                             System.gc();
                             List<MemoryPoolMXBean> pools = ManagementFactory.getMemoryPoolMXBeans().stream()
                                     .filter(p -> p.getType() == MemoryType.HEAP).toList();
