@@ -142,6 +142,56 @@ class CompactionTest {
     }
 
     @Test
+    void aSegmentFlushedWhileAMergeRunsStaysNewerThanTheMergesOutput() throws Exception {
+        EngineConfig config = manual().withSegments((files, seg, tmp) -> new CsxSegmentStore(files, seg, tmp,
+                SegmentWriterConfig.defaults().withRowGroupRows(2)));
+        Path ns = dir.resolve("ns");
+        try (Chronix c = fx.open(ns, config)) {
+            for (int round = 0; round < 2; round++) {
+                c.write(PointBatch.builder().beginPoint("cpu", T0).tag("host", "a").floatField("x", round).endPoint()
+                        .beginPoint("cpu", T0 + SECOND).tag("host", "a").floatField("x", round).endPoint()
+                        .beginPoint("cpu", T0 + 2 * SECOND).tag("host", "a").floatField("x", round).endPoint().build());
+                c.flush();
+            }
+            AtomicInteger parts = new AtomicInteger();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            c.testHook(p -> {
+                if (p.equals("compaction-part-written") && parts.incrementAndGet() == 1) {
+                    // mid-merge, another thread overwrites a row the inputs hold and flushes it
+                    Thread t = Thread.ofPlatform().start(() -> {
+                        try {
+                            c.write(point("cpu", T0, "a", "x", 42));
+                            c.flush();
+                        } catch (Throwable e) {
+                            failures.add(e);
+                        }
+                    });
+                    try {
+                        t.join();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            CompactionResult r = c.compact();
+            assertThat(failures).isEmpty();
+            assertThat(parts.get()).as("the merge was interrupted by the flush").isPositive();
+            assertThat(r.segmentsIn()).isEqualTo(2);
+            assertThat(c.segmentCount()).as("the output and the segment flushed meanwhile").isEqualTo(2);
+            List<Long> ids = c.liveSegments().stream().map(SegmentEntry::id).sorted().toList();
+            SegmentEntry output = c.liveSegments().stream().filter(e -> e.rowCount() == 3).findFirst().orElseThrow();
+            assertThat(output.id()).as("the output sorts before the later flush").isEqualTo(ids.getFirst());
+            assertThat(fx.rows(c, ScanRequest.all("cpu")).getFirst()).isEqualTo("time=" + T0 + "|host=\"a\"|x=42.0");
+        }
+        try (Chronix c = fx.open(ns, config)) {
+            assertThat(fx.rows(c, ScanRequest.all("cpu"))).containsExactly("time=" + T0 + "|host=\"a\"|x=42.0",
+                    "time=" + (T0 + SECOND) + "|host=\"a\"|x=1.0", "time=" + (T0 + 2 * SECOND) + "|host=\"a\"|x=1.0");
+            c.compact();
+            assertThat(fx.rows(c, ScanRequest.all("cpu")).getFirst()).isEqualTo("time=" + T0 + "|host=\"a\"|x=42.0");
+        }
+    }
+
+    @Test
     void scansRunningDuringCompactionsNeverFail() throws Exception {
         try (Chronix c = fx.open(dir, manual())) {
             List<String> expected = new ArrayList<>();
