@@ -131,8 +131,9 @@ final class RandomPointsModel {
             all.addAll(tags);
             all.addAll(fields);
             assertThat(EngineFixture.columnNames(c.schema(m).orElseThrow())).as(when).isEqualTo(all);
-            assertThat(sorted(fx.rows(c, ScanRequest.all(m)))).as(when + " full scan of " + m)
-                    .isEqualTo(expected(m, all, Long.MIN_VALUE, Long.MAX_VALUE, null, null));
+            List<String> whole = expected(m, all, Long.MIN_VALUE, Long.MAX_VALUE, null, null);
+            assertThat(sorted(fx.rows(c, ScanRequest.all(m)))).as(when + " full scan of " + m).isEqualTo(whole);
+            assertThat(sorted(fx.rowsUnordered(c, ScanRequest.all(m)))).as(when + " full unordered scan of " + m).isEqualTo(whole);
             // projected, time-bounded, filtered
             List<String> projection = new ArrayList<>();
             for (String col : all) {
@@ -150,8 +151,9 @@ final class RandomPointsModel {
             TagPredicate p = value == null ? new TagPredicate.IsNull(key) : new TagPredicate.Eq(key, value);
             ScanRequest req = new ScanRequest(m, projection, from, to, List.of(p));
             List<String> canonicalProjection = all.stream().filter(projection::contains).toList();
-            assertThat(sorted(fx.rows(c, req))).as(when + " " + req)
-                    .isEqualTo(expected(m, canonicalProjection, from, to, key, value == null ? "<null>" : "\"" + value + "\""));
+            List<String> want = expected(m, canonicalProjection, from, to, key, value == null ? "<null>" : "\"" + value + "\"");
+            assertThat(sorted(fx.rows(c, req))).as(when + " " + req).isEqualTo(want);
+            assertThat(sorted(fx.rowsUnordered(c, req))).as(when + " unordered " + req).isEqualTo(want);
         }
     }
 
