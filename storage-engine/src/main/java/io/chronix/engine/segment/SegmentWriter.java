@@ -30,11 +30,13 @@ import java.util.zip.CRC32C;
  * The one writer of {@code .csx} segments (and, beside each, its {@code .series} sidecar).
  *
  * <h2>Streaming</h2>
- * The input columns are in memory already (the memtable's rows for one measurement); the file never
- * is. A first pass over the input finds what the header needs (row count, time bounds, series); then
- * the header is written and each row group's column blocks are encoded one at a time into reused
- * buffers and handed to the file through a 256 KiB buffer, the CRC-32C updated as bytes go out. Only
- * the metadata (a few bytes per block and per series) is held until the end.
+ * Rows arrive part by part ({@link #open} and {@link Appender#append}; {@link #write} is the same
+ * with every part at hand); the file is never in memory. Each part's row groups are encoded one at
+ * a time into reused buffers and handed to the file through a 256 KiB buffer, the CRC-32C updated as
+ * bytes go out; the series table and the header's counts accumulate as parts arrive. The header is
+ * written as zeros first and patched at the end (positional write), its CRC combined in front of
+ * the streamed one ({@link Crc32cCombine}). Only the metadata (a few bytes per block and per
+ * series) is held until the end.
  *
  * <h2>Publishing</h2>
  * The file is written as {@code tmpDir/shard_{id}-seg_{nanos}_{counter}.csx.tmp}, fsynced, closed,
