@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Shared set-up of the engine benchmarks: directories, TSBS data, deleting afterwards. */
-final class EngineBench {
+public final class EngineBench {
 
     /** The flags the engine needs in a forked JVM (Arrow on JDK 25; native lz4/zstd). */
     static final String[] JVM_FLAGS = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
@@ -26,12 +26,12 @@ final class EngineBench {
     private EngineBench() {
     }
 
-    static Path newDirectory(String prefix) throws IOException {
+    public static Path newDirectory(String prefix) throws IOException {
         Path base = Path.of(System.getProperty("chronix.bench.dir", System.getProperty("java.io.tmpdir")));
         return Files.createTempDirectory(base, prefix);
     }
 
-    static void delete(Path dir) throws IOException {
+    public static void delete(Path dir) throws IOException {
         if (dir == null || !Files.exists(dir)) {
             return;
         }
@@ -79,5 +79,31 @@ final class EngineBench {
 
     static Chronix open(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
         return Chronix.open(dir, config, scheduler);
+    }
+
+    /**
+     * Writes {@code segments × ticksPerSegment} ticks of TSBS cpu-only data for {@code hosts} hosts,
+     * one batch and one flush per {@code ticksPerSegment} ticks, so each flush makes one segment per
+     * shard it touches.
+     */
+    public static void loadSegments(Chronix engine, int hosts, int ticksPerSegment, int segments, boolean integers) {
+        CpuOnlyConfig c = CpuOnlyConfig.of(hosts, Duration.ofSeconds(10L * ticksPerSegment * segments), 123, integers);
+        EngineTickSink sink = new EngineTickSink(engine, ticksPerSegment);
+        new CpuOnlyGenerator(c).generate(new io.chronix.bench.generator.TickSink() {
+            int ticks;
+
+            @Override
+            public void open(Dataset dataset) {
+                sink.open(dataset);
+            }
+
+            @Override
+            public void tick(long timeNanos, double[][] values) {
+                sink.tick(timeNanos, values); // writes a batch every ticksPerSegment ticks
+                if (++ticks % ticksPerSegment == 0) {
+                    engine.flush();
+                }
+            }
+        });
     }
 }
