@@ -246,6 +246,10 @@ class ConsoleIT {
             b.awaitText("#dry-run-count", "100 points in 1 series");
             assertThat(b.find("#delete-run").isEnabled()).isTrue();
             assertThat(b.find("#delete-run").getText()).isEqualTo("Delete 100 points");
+            b.find("#flush-now").click();
+            b.awaitText("#maintenance-result", "Flushed ");
+            b.find("#compact-now").click();
+            b.awaitText("#maintenance-result", " ms.");
             assertLabelled(b, "lifecycle");
             b.fullPage("lifecycle", 1366);
 

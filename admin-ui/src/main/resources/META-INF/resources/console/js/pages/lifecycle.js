@@ -114,6 +114,28 @@ async function deleteForm(namespaces) {
   return form;
 }
 
+/** Flush and compaction on demand (the engine also runs both by itself). */
+function maintenance(namespaces) {
+  const nsSelect = el('select#maintenance-namespace', { name: 'namespace' }, namespaces.map((n) => el('option', { value: n.name }, n.name)));
+  const out = el('div#maintenance-result');
+  const run = (what, describe) => async () => {
+    out.replaceChildren(notice('', what === 'flush' ? 'Flushing…' : 'Compacting…'));
+    try {
+      const a = await api('POST', `/api/v1/namespaces/${enc(nsSelect.value)}/${what}`);
+      out.replaceChildren(notice('ok', describe(a)));
+    } catch (e) {
+      out.replaceChildren(notice('error', e.message));
+    }
+  };
+  const flush = el('button#flush-now', { type: 'button', onclick: run('flush', (a) => `Flushed ${num(a.pointsFlushed)} points into `
+    + `${num(a.segmentsWritten)} segments (${num(a.segments)} live) in ${num(a.durationMs)} ms.`) }, 'Flush now');
+  const compact = el('button#compact-now', { type: 'button', onclick: run('compact', (a) => (a.groups === 0 ? 'Nothing to merge.'
+    : `Merged ${num(a.groups)} groups: ${num(a.segmentsIn)} → ${num(a.segmentsOut)} segments, ${num(a.rowsIn)} → ${num(a.rowsOut)} rows, `
+      + `${bytes(a.bytesIn)} → ${bytes(a.bytesOut)}`) + ` in ${num(a.durationMs)} ms.`) }, 'Compact now');
+  return el('div', {}, el('p.hint', {}, 'The engine flushes and compacts by itself; these run it now and tell what was done.'),
+    el('div.row', {}, field('Namespace', nsSelect)), el('div.row', {}, flush, compact), out);
+}
+
 export async function render(root) {
   root.append(el('h1', {}, 'Rollups & lifecycle'));
   const namespaces = await api('GET', '/api/v1/namespaces?limit=1000');
@@ -124,6 +146,7 @@ export async function render(root) {
   root.append(el('h2', {}, 'Hot and archived data'),
     el('div.panel', {}, namespaces.length ? tiers(namespaces) : el('p.muted', {}, 'No namespaces.'),
       el('p.hint', {}, 'Archived data is reported once the cold archive reports it per namespace; until then everything stored is hot.')));
+  if (namespaces.length) root.append(el('h2', {}, 'Flush and compact now'), el('div.panel', {}, maintenance(namespaces)));
   root.append(el('h2', {}, 'Delete data'));
   if (!namespaces.length) {
     root.append(el('div.panel', {}, el('p.muted', {}, 'No namespaces.')));
