@@ -47,7 +47,10 @@ public final class ColdIndex {
         return null;
     }
 
-    /** Archived segments of {@code measurement} that may hold rows in {@code [from, to]} passing {@code predicates}. */
+    /**
+     * Archived segments of {@code measurement} that may hold rows in {@code [from, to]} passing
+     * {@code predicates}, in id order (the order last write wins goes by; archive order may differ).
+     */
     public List<ArchivedSegment> candidates(String measurement, long from, long to, List<TagPredicate> predicates) {
         List<ArchivedSegment> out = new ArrayList<>();
         for (ArchivedSegment a : segments) {
@@ -55,6 +58,7 @@ public final class ColdIndex {
                 out.add(a);
             }
         }
+        out.sort(java.util.Comparator.comparingLong(a -> a.segment().id()));
         return out;
     }
 
