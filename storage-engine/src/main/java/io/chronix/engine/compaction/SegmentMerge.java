@@ -196,6 +196,30 @@ public final class SegmentMerge {
             if (begun && part.end()) {
                 flushPart(part, out);
             }
+            if (n == 1) {
+                // one head alone: its rows up to the next head's time need no heap (TWCS inputs
+                // rarely overlap in time, so a series' stretches mostly come out as whole runs)
+                int j = same[0];
+                long bound = size == 0 ? Long.MAX_VALUE : time[heap[0]];
+                while (++pos[j] < end[j]) {
+                    long tj = in[j].time(pos[j]);
+                    if (tj >= bound) {
+                        time[j] = tj;
+                        heap[size++] = j;
+                        siftUp(heap, size - 1, time);
+                        break;
+                    }
+                    if (dropped[j] != null && dropped[j].test(tj)) {
+                        continue;
+                    }
+                    part.begin(s.values, tj);
+                    part.fold(in[j], pos[j]);
+                    if (part.end()) {
+                        flushPart(part, out);
+                    }
+                }
+                continue;
+            }
             for (int i = 0; i < n; i++) {
                 int j = same[i];
                 if (++pos[j] < end[j]) {
