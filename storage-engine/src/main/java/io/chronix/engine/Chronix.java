@@ -1,5 +1,6 @@
 package io.chronix.engine;
 
+import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.cache.MetadataCache;
 import io.chronix.engine.catalog.Catalog;
 import io.chronix.engine.catalog.CatalogFormat;
@@ -11,6 +12,7 @@ import io.chronix.engine.codec.WalCodec;
 import io.chronix.engine.codec.WalEntry;
 import io.chronix.engine.error.EngineClosedException;
 import io.chronix.engine.error.FlushFailedException;
+import io.chronix.engine.error.SeriesLimitExceededException;
 import io.chronix.engine.error.StorageIoException;
 import io.chronix.engine.io.DirectoryLock;
 import io.chronix.engine.io.FileIO;
@@ -21,9 +23,11 @@ import io.chronix.engine.memtable.LastValues;
 import io.chronix.engine.memtable.Memtable;
 import io.chronix.engine.memtable.SeriesRef;
 import io.chronix.engine.memtable.SeriesRegistry;
-import io.chronix.engine.model.FieldType;
 import io.chronix.engine.model.PointBatch;
+import io.chronix.engine.read.AggregateRequest;
+import io.chronix.engine.read.AggregateResult;
 import io.chronix.engine.read.LastPoint;
+import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.RowMerger;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
@@ -41,13 +45,6 @@ import io.chronix.engine.wal.WalMetrics;
 import io.chronix.engine.wal.WalRecordType;
 import io.chronix.engine.wal.WalWriter;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.TimeStampVector;
-import org.apache.arrow.vector.UInt8Vector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
@@ -58,7 +55,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -117,6 +113,9 @@ public final class Chronix implements AutoCloseable {
     private final WalMetrics walMetrics = new WalMetrics();
     private final WalWriter wal;
     private final MaintenanceScheduler.Task flushTask;
+    private final LastPointReader lastPoints;
+    private final Aggregator aggregator;
+    private final ReentrantLock seriesLimitLock = new ReentrantLock();
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
     private final ReentrantLock flushLock = new ReentrantLock();
     private final ThreadLocal<EncodeBuffer> encodeBuffers = ThreadLocal.withInitial(() -> new EncodeBuffer(64 * 1024));
@@ -172,6 +171,14 @@ public final class Chronix implements AutoCloseable {
                 router.observe(e.maxTime());
             }
             deleteOrphans(segments);
+            long seriesStart = System.nanoTime();
+            if (!LiveSeries.load(segments, store, series)) {
+                LOG.log(Level.WARNING, "series count may be short: a segment's series could not be read: dir={0}", dir);
+            }
+            if (!segments.isEmpty()) {
+                LOG.log(Level.DEBUG, "series loaded from sidecars: dir={0} segments={1} series={2} ms={3}", dir, segments.size(),
+                        series.liveSize(), (System.nanoTime() - seriesStart) / 1_000_000);
+            }
             WalConfig walConfig = WalConfig.defaults(dir.resolve(DataDirectory.WAL)).withFsyncPolicy(config.fsyncPolicy())
                     .withFsyncInterval(config.fsyncInterval()).withMaxFileSize(config.walMaxFileSize()).withIo(io);
             w = WalWriter.open(walConfig, walMetrics, cat.walFloor(), record -> replay(record.sequence(), record.type(),
@@ -190,6 +197,8 @@ public final class Chronix implements AutoCloseable {
             lock.close();
             throw e;
         }
+        this.lastPoints = new LastPointReader(schema, metadata, store);
+        this.aggregator = new Aggregator(store, series);
         this.flushTask = scheduler.task("flush " + dir, this::backgroundFlush);
         if (replayedPoints > 0 || skippedPoints > 0) {
             LOG.log(Level.INFO, "WAL replayed: dir={0} points={1} skippedAsInSegments={2}", dir, replayedPoints, skippedPoints);
@@ -222,6 +231,7 @@ public final class Chronix implements AutoCloseable {
             SegmentFile f = SegmentFile.parse(e.file());
             known.add(f.relativeName());
             known.add(f.shardDirectory() + "/" + f.sidecarFileName());
+            known.add(f.shardDirectory() + "/" + f.summaryFileName());
         }
         for (Path shardDir : DataDirectory.shardDirectories(dir)) {
             try {
@@ -405,6 +415,11 @@ public final class Chronix implements AutoCloseable {
      *     unknown measurement answers no batch, with a schema of {@code time} only)
      */
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
+        return scan(request, allocator, (candidates, memtables) -> Set.of());
+    }
+
+    /** {@link #scan(ScanRequest, BufferAllocator)} leaving out the segments {@code planner} picks from the scan's own snapshot. */
+    private ScanResult scan(ScanRequest request, BufferAllocator allocator, Aggregator.SegmentPlanner planner) {
         ensureOpen();
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
@@ -449,6 +464,9 @@ public final class Chronix implements AutoCloseable {
             }
         }
         List<SegmentEntry> segments = metadata.candidates(request.measurement(), from, to, request.tags());
+        List<Memtable> memtables = new ArrayList<>(frozens);
+        memtables.addAll(actives);
+        Set<String> skipped = planner.skip(segments, memtables);
 
         List<String> segmentColumns = new ArrayList<>();
         segmentColumns.add(Column.TIME);
@@ -459,6 +477,9 @@ public final class Chronix implements AutoCloseable {
             segmentColumns.add(c.name());
         }
         for (SegmentEntry e : segments) {
+            if (skipped.contains(e.file())) {
+                continue;
+            }
             List<String> present = new ArrayList<>();
             for (String c : segmentColumns) {
                 if (c.equals(Column.TIME) || e.column(c) != null) {
@@ -491,8 +512,10 @@ public final class Chronix implements AutoCloseable {
 
     /**
      * The newest point of one series — its timestamp and every field it holds there — or empty if
-     * the series has none. Answered from the last-value cache when no segment can hold anything
-     * newer; otherwise by a scan.
+     * the series has none. Answered from the last-value cache with no I/O when its entry is
+     * complete (the series was written by this process, or a miss filled it); otherwise by a
+     * reverse segment scan — the series' segments newest first, one row group each, stopping at
+     * the first that cannot hold anything newer — whose result then fills the cache.
      *
      * @param tags the series' complete tag set
      */
@@ -503,59 +526,56 @@ public final class Chronix implements AutoCloseable {
             return Optional.empty();
         }
         TreeMap<String, String> sorted = new TreeMap<>(tags);
-        String[] keys = sorted.keySet().toArray(String[]::new);
-        String[] values = sorted.values().toArray(String[]::new);
-        SeriesRef ref = series.find(measurement, keys, values);
-        LastValue.Snapshot snap = ref == null ? null : ref.lastValue().snapshot();
-        List<TagPredicate> predicates = new ArrayList<>();
-        for (Column c : found.get().tags()) {
-            String v = sorted.get(c.name());
-            predicates.add(v == null ? new TagPredicate.IsNull(c.name()) : new TagPredicate.Eq(c.name(), v));
+        SeriesRef ref = series.find(measurement, sorted.keySet().toArray(String[]::new), sorted.values().toArray(String[]::new));
+        if (ref == null || !ref.isLive()) {
+            return Optional.empty(); // every series held anywhere is registered (at open from the segments' sidecars)
         }
-        for (String k : keys) {
-            if (found.get().column(k).isEmpty()) {
-                return Optional.empty(); // a tag the measurement never had: no such series
-            }
+        return lastPoints.of(ref, found.get(), allocator);
+    }
+
+    /**
+     * The newest point of every live series of {@code measurement} passing {@code predicates}, in
+     * canonical series order (the query layer's {@code lastpoint} and {@code GET …/last}): each
+     * from the last-value cache, reverse segment scans only for entries that are not complete.
+     */
+    public List<SeriesLastPoint> lastValues(String measurement, List<TagPredicate> predicates, BufferAllocator allocator) {
+        ensureOpen();
+        Optional<MeasurementSchema> found = schema.schema(measurement);
+        if (found.isEmpty()) {
+            return List.of();
         }
-        long from = snap == null ? Long.MIN_VALUE : snap.timestamp();
-        if (snap != null && metadata.candidates(measurement, from, Long.MAX_VALUE, predicates).isEmpty()) {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            for (int o = 0; o < snap.has().length; o++) {
-                if (snap.has()[o]) {
-                    SchemaRegistry.FieldInfo fi = schema.fieldByOrdinal(measurement, o);
-                    fields.put(fi.name(), LastValueAccess.value(fi.type(), snap.bits()[o], snap.strings()[o]));
-                }
-            }
-            return Optional.of(new LastPoint(snap.timestamp(), fields));
+        return lastPoints.ofAll(series.seriesOf(measurement), found.get(), predicates, allocator);
+    }
+
+    /**
+     * Count, sum, min, max, first and last of one numeric field over a time range, per series:
+     * from segment summaries for segments wholly inside the range whose series no other source
+     * overlaps, from blocks and memtables for the rest. Same answer either way.
+     *
+     * @throws IllegalArgumentException for an unknown or non-numeric field of an existing measurement
+     */
+    public AggregateResult aggregate(AggregateRequest request, BufferAllocator allocator) {
+        ensureOpen();
+        Optional<MeasurementSchema> found = schema.schema(request.measurement());
+        if (found.isEmpty()) {
+            return new AggregateResult(List.of(), 0, 0);
         }
-        ScanRequest req = new ScanRequest(measurement, List.of(), from, Long.MAX_VALUE, predicates);
-        try (ScanResult r = scan(req, allocator)) {
-            VectorSchemaRoot last = null;
-            for (VectorSchemaRoot b : r.batches()) {
-                if (b.getRowCount() > 0) {
-                    last = b;
-                }
-            }
-            if (last == null) {
-                return Optional.empty();
-            }
-            int row = last.getRowCount() - 1;
-            long ts = ((TimeStampVector) last.getVector(Column.TIME)).get(row);
-            Map<String, Object> fields = new LinkedHashMap<>();
-            for (Column c : found.get().fields()) {
-                FieldVector v = last.getVector(c.name());
-                if (v != null && !v.isNull(row)) {
-                    fields.put(c.name(), switch (c.type()) {
-                        case FLOAT -> ((Float8Vector) v).get(row);
-                        case INTEGER -> ((BigIntVector) v).get(row);
-                        case UNSIGNED -> ((UInt8Vector) v).get(row);
-                        case BOOLEAN -> ((BitVector) v).get(row) != 0;
-                        case STRING -> new String(((VarCharVector) v).get(row), java.nio.charset.StandardCharsets.UTF_8);
-                    });
-                }
-            }
-            return Optional.of(new LastPoint(ts, fields));
-        }
+        return aggregator.aggregate(request, found.get(), this::scan, allocator);
+    }
+
+    /** Hit and miss counts of the last-value cache and the state of the block cache this engine reads through. */
+    public CacheStats cacheStats() {
+        return new CacheStats(lastPoints.hits(), lastPoints.misses(), store.blockCache().map(BlockCache::stats).orElse(null));
+    }
+
+    /**
+     * Cache counts.
+     *
+     * @param lastValueHits answers given by the last-value cache without I/O
+     * @param lastValueMisses answers that needed a reverse segment scan
+     * @param blockCache the (process-wide) block cache's counts; {@code null} if the store has none
+     */
+    public record CacheStats(long lastValueHits, long lastValueMisses, BlockCache.Stats blockCache) {
     }
 
     // ------------------------------------------------------------------------------------ flush
@@ -796,9 +816,90 @@ public final class Chronix implements AutoCloseable {
         return n;
     }
 
-    /** Distinct series (measurement + tag set) this engine holds: its exact cardinality. */
+    /**
+     * Distinct live series (measurement + tag set) this engine holds in memtables and segments: its
+     * exact cardinality, including series known only from segments written before this open (read
+     * from the sidecars at open). After deletes or retention, {@link #repairLiveSeries()} makes it
+     * exact again.
+     */
     public long seriesCount() {
-        return series.size();
+        return series.liveSize();
+    }
+
+    /**
+     * Recounts the live series from the segments left and the memtables, marking every series with
+     * no data anywhere as dead (a later write brings it back). Deletes and retention call this
+     * after their removals took effect. Holds flushes and writes off while it reads the segments'
+     * sidecars.
+     *
+     * @return the live series count
+     */
+    public long repairLiveSeries() {
+        ensureOpen();
+        flushLock.lock();
+        try {
+            gate.writeLock().lock();
+            try {
+                List<Memtable> memtables = new ArrayList<>();
+                for (FlushController c : router.shards()) {
+                    memtables.add(c.active());
+                    if (c.frozen() != null) {
+                        memtables.add(c.frozen());
+                    }
+                }
+                long n = LiveSeries.repair(metadata.all(), store, series, memtables);
+                return n < 0 ? series.liveSize() : n;
+            } finally {
+                gate.writeLock().unlock();
+            }
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    /**
+     * Forgets the last-value cache entries of {@code measurement}'s series passing {@code
+     * predicates} (deletes call this after their tombstone took effect; retention for what it
+     * dropped); their next read scans the segments again. Returns how many entries were evicted.
+     */
+    public int evictLastValues(String measurement, List<TagPredicate> predicates) {
+        int n = 0;
+        for (SeriesRef ref : series.seriesOf(measurement)) {
+            boolean pass = true;
+            for (int i = 0; i < predicates.size() && pass; i++) {
+                pass = predicates.get(i).test(ref.tag(predicates.get(i).key()));
+            }
+            if (pass) {
+                ref.lastValue().evict();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * {@link #write(PointBatch)} unless the batch would take {@link #seriesCount()} past {@code
+     * maxSeries}. Exact among calls of this method (the check and the write hold one lock when the
+     * batch could cross the limit); plain writes racing it may add series meanwhile.
+     *
+     * @throws SeriesLimitExceededException naming the limit, the current count and the batch's new
+     *     series; nothing of the batch is written
+     */
+    public long write(PointBatch batch, long maxSeries) {
+        if (series.liveSize() + (long) batch.size() <= maxSeries) {
+            return write(batch); // cannot cross: every point is at most one new series
+        }
+        seriesLimitLock.lock();
+        try {
+            long current = series.liveSize();
+            int adding = newSeriesCount(batch);
+            if (current + adding > maxSeries) {
+                throw new SeriesLimitExceededException(maxSeries, current, adding);
+            }
+            return write(batch);
+        } finally {
+            seriesLimitLock.unlock();
+        }
     }
 
     /**
@@ -817,7 +918,8 @@ public final class Chronix implements AutoCloseable {
                 keys[i] = batch.tagKey(p, i);
                 values[i] = batch.tagValue(p, i);
             }
-            if (series.find(batch.measurement(p), keys, values) == null) {
+            SeriesRef known = series.find(batch.measurement(p), keys, values);
+            if (known == null || !known.isLive()) {
                 if (seen == null) {
                     seen = new HashSet<>();
                 }
@@ -889,15 +991,6 @@ public final class Chronix implements AutoCloseable {
     private static final class LastValueAccess {
         static void offer(LastValue lv, long ts, PointBatch batch, int point, int[] ordinals, int base) {
             LastValues.offer(lv, ts, batch, point, ordinals, base);
-        }
-
-        static Object value(FieldType type, long bits, String s) {
-            return switch (type) {
-                case FLOAT -> Double.longBitsToDouble(bits);
-                case INTEGER, UNSIGNED -> bits;
-                case BOOLEAN -> bits != 0;
-                case STRING -> s;
-            };
         }
     }
 }

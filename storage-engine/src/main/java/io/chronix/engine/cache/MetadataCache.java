@@ -13,7 +13,9 @@ import java.util.Set;
 
 /**
  * The segments of a namespace with their statistics, per measurement, filled from the catalog at
- * open and kept current by flush (and later compaction and deletion). A read asks it for the
+ * open and kept current by flush ({@link #add}), compaction ({@link #replace}), deletes, retention
+ * and the disk budget ({@link #remove}) — each called after the catalog recorded the change and
+ * before the files go. A read asks it for the
  * segments that can hold matching rows; nothing here touches a file.
  *
  * <p>Pruning: by time bounds; by tag statistics — {@code tag = v} or {@code tag IN (...)} skips a
@@ -47,13 +49,51 @@ public final class MetadataCache {
         byMeasurement = Map.copyOf(m);
     }
 
-    /** Removes segments by file name. */
+    /**
+     * Removes segments by file name (deletes, retention, the disk budget — after the catalog
+     * recorded the removal). Unknown names are ignored.
+     */
     public synchronized void remove(Set<String> files) {
+        replace(files, List.of());
+    }
+
+    /**
+     * Replaces segments in one step, so no reader ever sees both the inputs and the outputs, or
+     * neither (compaction, after its catalog record). Each measurement's {@code added} entries take
+     * the place of the first of its {@code removed} ones in publish order — compaction merges a run
+     * of consecutive segments, and its output must still be older than the segments published after
+     * that run — or go last if none of that measurement is removed.
+     *
+     * @param removed file names ({@link SegmentEntry#file()}) leaving the namespace; unknown ones are ignored
+     * @param added new entries, in their publish order
+     */
+    public synchronized void replace(Set<String> removed, Collection<SegmentEntry> added) {
+        Map<String, List<SegmentEntry>> addedBy = new HashMap<>();
+        for (SegmentEntry e : added) {
+            addedBy.computeIfAbsent(e.measurement(), k -> new ArrayList<>()).add(e);
+        }
         Map<String, List<SegmentEntry>> m = new HashMap<>();
-        for (Map.Entry<String, List<SegmentEntry>> e : byMeasurement.entrySet()) {
-            List<SegmentEntry> kept = e.getValue().stream().filter(s -> !files.contains(s.file())).toList();
-            if (!kept.isEmpty()) {
-                m.put(e.getKey(), kept);
+        Set<String> measurements = new java.util.HashSet<>(byMeasurement.keySet());
+        measurements.addAll(addedBy.keySet());
+        for (String measurement : measurements) {
+            List<SegmentEntry> incoming = addedBy.getOrDefault(measurement, List.of());
+            List<SegmentEntry> out = new ArrayList<>();
+            boolean placed = false;
+            for (SegmentEntry s : byMeasurement.getOrDefault(measurement, List.of())) {
+                if (removed.contains(s.file())) {
+                    if (!placed) {
+                        out.addAll(incoming);
+                        placed = true;
+                    }
+                } else {
+                    out.add(s);
+                }
+            }
+            if (!placed) {
+                out.addAll(incoming);
+            }
+            if (!out.isEmpty()) {
+                m.put(measurement, List.copyOf(out));
             }
         }
         byMeasurement = Map.copyOf(m);
