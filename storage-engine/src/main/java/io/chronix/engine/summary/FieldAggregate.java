@@ -192,7 +192,10 @@ public final class FieldAggregate {
     }
 
     private Number box(long bits) {
-        return type == FieldType.FLOAT ? Double.longBitsToDouble(bits) : bits;
+        if (type == FieldType.FLOAT) {
+            return Double.longBitsToDouble(bits); // no conditional expression: it would promote the Long to double
+        }
+        return Long.valueOf(bits);
     }
 
     /** Equality of every recorded value, bit for bit (for tests and the summary round trip). */
