@@ -49,6 +49,8 @@ import java.util.function.Consumer;
 public final class CsxSegmentStore implements SegmentStore {
 
     static final int MAX_OPEN = 128;
+    /** Bytes of checked summaries a store keeps (about 88 bytes per series and field). */
+    static final long SUMMARY_CACHE_BYTES = 32L << 20;
     private static final System.Logger LOG = System.getLogger(CsxSegmentStore.class.getName());
 
     private final FileIO io;
@@ -56,6 +58,9 @@ public final class CsxSegmentStore implements SegmentStore {
     private final Path tmpDir;
     private final SegmentWriterConfig config;
     private final BlockCache blockCache;
+    private final com.github.benmanes.caffeine.cache.Cache<SegmentFile, java.util.Optional<SegmentSummary>> summaries =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumWeight(SUMMARY_CACHE_BYTES)
+                    .weigher((SegmentFile f, java.util.Optional<SegmentSummary> s) -> weight(s)).executor(Runnable::run).build();
     private final LinkedHashMap<SegmentFile, Handle> open = new LinkedHashMap<>(16, 0.75f, true);
     private boolean closed;
 
@@ -64,7 +69,6 @@ public final class CsxSegmentStore implements SegmentStore {
         int users;
         boolean evicted;
         volatile SeriesIndex series; // loaded on the first scan with tag predicates
-        volatile java.util.Optional<SegmentSummary> summary; // loaded on the first aggregate
 
         Handle(SegmentReader reader) {
             this.reader = reader;
@@ -100,7 +104,10 @@ public final class CsxSegmentStore implements SegmentStore {
     @Override
     public long write(SegmentFile file, SegmentColumns columns, long maxWalSequence) {
         SegmentWriter.Written w = SegmentWriter.write(io, tmpDir, segmentsDir, file, columns, config, maxWalSequence);
-        writeSummary(io, tmpDir, segmentsDir, file, List.of(columns), w.meta().crc());
+        SegmentSummary summary = writeSummary(io, tmpDir, segmentsDir, file, List.of(columns), w.meta().crc());
+        if (summary != null) {
+            summaries.put(file, java.util.Optional.of(summary));
+        }
         return w.meta().fileSize();
     }
 
@@ -108,15 +115,20 @@ public final class CsxSegmentStore implements SegmentStore {
      * Writes the {@code .summary} of a segment just written from {@code parts} (with the written
      * segment's CRC), for any writer of segments (flush here; compaction). A failure is logged and
      * swallowed: the summary only saves work.
+     *
+     * @return the summary written, or {@code null} if none was
      */
-    public static void writeSummary(FileIO io, Path tmpDir, Path segmentsDir, SegmentFile file, List<SegmentColumns> parts,
+    public static SegmentSummary writeSummary(FileIO io, Path tmpDir, Path segmentsDir, SegmentFile file, List<SegmentColumns> parts,
             int segmentCrc) {
         try {
             SummaryBuilder b = new SummaryBuilder();
             parts.forEach(b::add);
-            SummaryWriter.write(io, tmpDir, file.resolveSummary(segmentsDir), b.build(segmentCrc));
+            SegmentSummary summary = b.build(segmentCrc);
+            SummaryWriter.write(io, tmpDir, file.resolveSummary(segmentsDir), summary);
+            return summary;
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "segment summary not written; aggregates read its blocks [segment=" + file + "]", e);
+            return null;
         }
     }
 
@@ -135,19 +147,28 @@ public final class CsxSegmentStore implements SegmentStore {
         return SeriesSidecar.loadOrRebuild(io, segmentsDir, tmpDir, file);
     }
 
+    /**
+     * Summaries are kept per store once checked against their segment (bounded by bytes, so an
+     * aggregate over many segments opens no reader for segments it answers from summaries).
+     */
     @Override
     public java.util.Optional<SegmentSummary> summary(SegmentFile file) {
+        java.util.Optional<SegmentSummary> cached = summaries.getIfPresent(file);
+        if (cached != null) {
+            return cached;
+        }
         Handle h = acquire(file);
         try {
-            java.util.Optional<SegmentSummary> s = h.summary;
-            if (s == null) {
-                s = loadSummary(file, h.reader.meta().crc());
-                h.summary = s;
-            }
+            java.util.Optional<SegmentSummary> s = loadSummary(file, h.reader.meta().crc());
+            summaries.put(file, s);
             return s;
         } finally {
             release(h);
         }
+    }
+
+    private static int weight(java.util.Optional<SegmentSummary> s) {
+        return s.map(x -> 256 + x.series().size() * (96 + 88 * x.fields().size())).orElse(64);
     }
 
     private java.util.Optional<SegmentSummary> loadSummary(SegmentFile file, int segmentCrc) {
@@ -402,6 +423,7 @@ public final class CsxSegmentStore implements SegmentStore {
         }
         Path path = file.resolve(segmentsDir);
         blockCache.invalidate(path);
+        summaries.invalidate(file);
         try {
             io.delete(path);
             io.delete(file.resolveSidecar(segmentsDir));
