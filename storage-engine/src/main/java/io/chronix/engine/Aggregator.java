@@ -161,6 +161,25 @@ final class Aggregator {
             }
             source++;
         }
+        // per series, which sources' spans meet another source's span: sort by start, then a span
+        // overlaps an earlier one iff the largest end before it reaches it, a later one iff the next
+        // start does — O(n log n) per series instead of every pair
+        Map<Map<String, String>, Set<Integer>> overlapping = new HashMap<>();
+        for (Map.Entry<Map<String, String>, List<Span>> e : spans.entrySet()) {
+            List<Span> l = new ArrayList<>(e.getValue());
+            l.sort(java.util.Comparator.comparingLong(Span::lo));
+            long maxHi = Long.MIN_VALUE;
+            Set<Integer> hit = new HashSet<>();
+            for (int k = 0; k < l.size(); k++) {
+                Span x = l.get(k);
+                if (k > 0 && maxHi >= x.lo() || k + 1 < l.size() && l.get(k + 1).lo() <= x.hi()) {
+                    hit.add(x.source());
+                }
+                maxHi = Math.max(maxHi, x.hi());
+            }
+            overlapping.put(e.getKey(), hit);
+        }
+        long[][] unknownMerged = merge(unknown.stream().map(x -> new long[] {x.lo(), x.hi()}).toList());
         Set<String> skip = new HashSet<>();
         for (Map.Entry<Integer, SegmentSummary> c : summaries.entrySet()) {
             int i = c.getKey();
@@ -176,12 +195,7 @@ final class Aggregator {
                     continue;
                 }
                 Map<String, String> k = key(s.tagNames(), series.tagValues());
-                for (Span o : spans.getOrDefault(k, List.of())) {
-                    usable &= o.source() == i || o.hi() < a.firstTime() || o.lo() > a.lastTime();
-                }
-                for (Span o : unknown) {
-                    usable &= o.hi() < a.firstTime() || o.lo() > a.lastTime();
-                }
+                usable = !overlapping.getOrDefault(k, Set.of()).contains(i) && !meets(unknownMerged, a.firstTime(), a.lastTime());
                 mine.add(a);
                 mineKeys.add(k);
             }
@@ -192,6 +206,36 @@ final class Aggregator {
             }
         }
         return skip;
+    }
+
+    /** Sorted, disjoint union of closed intervals. */
+    private static long[][] merge(List<long[]> intervals) {
+        List<long[]> l = new ArrayList<>(intervals);
+        l.sort(java.util.Comparator.comparingLong(x -> x[0]));
+        List<long[]> out = new ArrayList<>();
+        for (long[] x : l) {
+            if (!out.isEmpty() && out.getLast()[1] >= x[0]) {
+                out.getLast()[1] = Math.max(out.getLast()[1], x[1]);
+            } else {
+                out.add(new long[] {x[0], x[1]});
+            }
+        }
+        return out.toArray(long[][]::new);
+    }
+
+    /** Whether {@code [lo, hi]} meets one of the sorted disjoint {@code intervals}. */
+    private static boolean meets(long[][] intervals, long lo, long hi) {
+        int a = 0;
+        int b = intervals.length - 1;
+        while (a <= b) { // the last interval starting at or before hi
+            int m = (a + b) >>> 1;
+            if (intervals[m][0] <= hi) {
+                a = m + 1;
+            } else {
+                b = m - 1;
+            }
+        }
+        return b >= 0 && intervals[b][1] >= lo;
     }
 
     private static boolean passes(List<String> tagNames, List<String> values, List<TagPredicate> predicates) {
