@@ -115,7 +115,8 @@ public final class Chronix implements AutoCloseable {
     private final MaintenanceScheduler.Task flushTask;
     private final LastPointReader lastPoints;
     private final Aggregator aggregator;
-    private final ReentrantLock seriesLimitLock = new ReentrantLock();
+    /** New series that limited writes in flight may add (see {@link #write(PointBatch, long)}). */
+    private final java.util.concurrent.atomic.AtomicLong seriesReserved = new java.util.concurrent.atomic.AtomicLong();
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
     private final ReentrantLock flushLock = new ReentrantLock();
     private final ThreadLocal<EncodeBuffer> encodeBuffers = ThreadLocal.withInitial(() -> new EncodeBuffer(64 * 1024));
@@ -172,7 +173,8 @@ public final class Chronix implements AutoCloseable {
             }
             deleteOrphans(segments);
             long seriesStart = System.nanoTime();
-            if (!LiveSeries.load(segments, store, series)) {
+            boolean allSeriesKnown = LiveSeries.load(segments, store, series);
+            if (!allSeriesKnown) {
                 LOG.log(Level.WARNING, "series count may be short: a segment's series could not be read: dir={0}", dir);
             }
             if (!segments.isEmpty()) {
@@ -184,6 +186,15 @@ public final class Chronix implements AutoCloseable {
             w = WalWriter.open(walConfig, walMetrics, cat.walFloor(), record -> replay(record.sequence(), record.type(),
                     WalCodec.decode(record.payload()), floors));
             this.wal = w;
+            if (!allSeriesKnown) {
+                // a series of an unreadable segment may have been registered by the replay as new:
+                // trust no last-value entry of this open without a scan
+                for (String m : series.measurements()) {
+                    for (SeriesRef ref : series.seriesOf(m)) {
+                        ref.lastValue().markIncomplete();
+                    }
+                }
+            }
             if (config.fsyncPolicy() == FsyncPolicy.PERIODIC) {
                 w.startPeriodicSync(scheduler.executor());
             }
@@ -879,26 +890,37 @@ public final class Chronix implements AutoCloseable {
 
     /**
      * {@link #write(PointBatch)} unless the batch would take {@link #seriesCount()} past {@code
-     * maxSeries}. Exact among calls of this method (the check and the write hold one lock when the
-     * batch could cross the limit); plain writes racing it may add series meanwhile.
+     * maxSeries}. Limited writes never take the count past the limit together: each reserves the
+     * new series it may add (first the batch's size, an upper bound; near the limit the exact
+     * count) until it has written, and a reservation that would pass the limit is refused. Near the
+     * limit that is conservative — two in-flight batches bringing the same new series both reserve
+     * it. Plain {@link #write(PointBatch)} calls reserve nothing.
      *
      * @throws SeriesLimitExceededException naming the limit, the current count and the batch's new
      *     series; nothing of the batch is written
      */
     public long write(PointBatch batch, long maxSeries) {
-        if (series.liveSize() + (long) batch.size() <= maxSeries) {
-            return write(batch); // cannot cross: every point is at most one new series
-        }
-        seriesLimitLock.lock();
-        try {
+        long adding = batch.size();
+        boolean exact = false;
+        while (true) {
+            long reserved = seriesReserved.get();
             long current = series.liveSize();
-            int adding = newSeriesCount(batch);
-            if (current + adding > maxSeries) {
+            if (current + reserved + adding > maxSeries) {
+                if (!exact) {
+                    adding = newSeriesCount(batch);
+                    exact = true;
+                    continue;
+                }
                 throw new SeriesLimitExceededException(maxSeries, current, adding);
             }
+            if (seriesReserved.compareAndSet(reserved, reserved + adding)) {
+                break;
+            }
+        }
+        try {
             return write(batch);
         } finally {
-            seriesLimitLock.unlock();
+            seriesReserved.addAndGet(-adding);
         }
     }
 
