@@ -14,7 +14,6 @@ import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The engine's exact cardinality: which series hold data anywhere — memtables or segments.
@@ -101,18 +100,29 @@ final class LiveSeries {
 
     /** The registry's series of {@code index} (registered if {@code register}, else only those known). */
     private static List<SeriesRef> refs(SeriesIndex index, SeriesRegistry registry, boolean register) {
+        // the sidecar's tags are in the segment's sort order; the registry wants them by name
+        List<String> names = index.tagNames();
+        Integer[] byName = new Integer[names.size()];
+        for (int t = 0; t < byName.length; t++) {
+            byName[t] = t;
+        }
+        java.util.Arrays.sort(byName, java.util.Comparator.comparing(names::get));
         List<SeriesRef> out = new ArrayList<>(index.series().size());
+        String[] k = new String[names.size()];
+        String[] v = new String[names.size()];
         for (SeriesIndex.Key key : index.series()) {
-            TreeMap<String, String> sorted = new TreeMap<>();
-            for (int t = 0; t < index.tagNames().size(); t++) {
-                String v = key.tagValues().get(t);
-                if (v != null) {
-                    sorted.put(index.tagNames().get(t), v);
+            int n = 0;
+            for (int t : byName) {
+                String value = key.tagValues().get(t);
+                if (value != null) {
+                    k[n] = names.get(t);
+                    v[n] = value;
+                    n++;
                 }
             }
-            String[] k = sorted.keySet().toArray(String[]::new);
-            String[] v = sorted.values().toArray(String[]::new);
-            SeriesRef ref = register ? registry.resolve(index.measurement(), k, v) : registry.find(index.measurement(), k, v);
+            String[] keys = n == k.length ? k : java.util.Arrays.copyOf(k, n);
+            String[] values = n == v.length ? v : java.util.Arrays.copyOf(v, n);
+            SeriesRef ref = register ? registry.resolve(index.measurement(), keys, values) : registry.find(index.measurement(), keys, values);
             if (ref != null) {
                 out.add(ref);
             }
