@@ -258,7 +258,7 @@ final class Aggregator {
         return k;
     }
 
-    /** Adds a scan batch's rows to their series' aggregates (rows come series by series). */
+    /** Adds a scan batch's rows to their series' aggregates (a series' rows come in runs, runs in any order). */
     private static void fold(VectorSchemaRoot b, MeasurementSchema ms, String fieldName, FieldType type,
             Map<Map<String, String>, FieldAggregate> bySeries) {
         int rows = b.getRowCount();

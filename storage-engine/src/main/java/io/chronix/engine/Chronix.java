@@ -31,6 +31,7 @@ import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.RowMerger;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.SegmentPassThrough;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
@@ -426,11 +427,27 @@ public final class Chronix implements AutoCloseable {
      *     unknown measurement answers no batch, with a schema of {@code time} only)
      */
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
-        return scan(request, allocator, (candidates, memtables) -> Set.of());
+        return scan(request, allocator, false, NO_SKIP);
     }
 
-    /** {@link #scan(ScanRequest, BufferAllocator)} leaving out the segments {@code planner} picks from the scan's own snapshot. */
-    private ScanResult scan(ScanRequest request, BufferAllocator allocator, Aggregator.SegmentPlanner planner) {
+    private static final Aggregator.SegmentPlanner NO_SKIP = (candidates, memtables) -> Set.of();
+
+    /**
+     * {@link #scan} without the order: the same rows (each (series, time) once, last write wins
+     * field by field), in batches whose order — across batches, and across series within one — is
+     * unspecified. For consumers that reorder anyway, such as SQL. It is much cheaper where the data
+     * is settled: a segment whose rows in the range overlap no other segment's and no memtable's in
+     * time cannot have them overwritten, so its decoded batches are the answer as they are ({@link
+     * SegmentPassThrough}: filtered, projected, moved over without a copy where every row passes, and
+     * no column decoded that the answer and the predicates do not need). The other sources go
+     * through the row merge as in {@link #scan}.
+     */
+    public ScanResult scanUnordered(ScanRequest request, BufferAllocator allocator) {
+        return scan(request, allocator, true, NO_SKIP);
+    }
+
+    /** The scan; {@code planner} picks segments to leave out, from the scan's own snapshot (aggregates answered from summaries). */
+    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner) {
         ensureOpen();
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
@@ -478,6 +495,14 @@ public final class Chronix implements AutoCloseable {
         List<Memtable> memtables = new ArrayList<>(frozens);
         memtables.addAll(actives);
         Set<String> skipped = planner.skip(segments, memtables);
+        if (!skipped.isEmpty()) {
+            segments = segments.stream().filter(e -> !skipped.contains(e.file())).toList();
+        }
+        List<SegmentEntry> settled = anyOrder ? settledSegments(segments, frozens, actives, from, to) : List.of();
+        if (!settled.isEmpty()) {
+            segments = new ArrayList<>(segments);
+            segments.removeAll(settled);
+        }
 
         List<String> segmentColumns = new ArrayList<>();
         segmentColumns.add(Column.TIME);
@@ -488,9 +513,6 @@ public final class Chronix implements AutoCloseable {
             segmentColumns.add(c.name());
         }
         for (SegmentEntry e : segments) {
-            if (skipped.contains(e.file())) {
-                continue;
-            }
             List<String> present = new ArrayList<>();
             for (String c : segmentColumns) {
                 if (c.equals(Column.TIME) || e.column(c) != null) {
@@ -517,8 +539,72 @@ public final class Chronix implements AutoCloseable {
                 }
             }
         }
-        List<VectorSchemaRoot> batches = merger.finish(output, allocator, SCAN_BATCH_ROWS);
-        return new ScanResult(MeasurementSchema.toArrow(output), batches);
+        List<VectorSchemaRoot> batches = new ArrayList<>();
+        try (SegmentPassThrough pass = new SegmentPassThrough(output, request.tags(), from, to, allocator)) {
+            if (!settled.isEmpty()) {
+                List<String> projection = SegmentPassThrough.projection(output, request.tags());
+                for (SegmentEntry e : settled) {
+                    List<String> present = new ArrayList<>();
+                    for (String c : projection) {
+                        if (c.equals(Column.TIME) || e.column(c) != null) {
+                            present.add(c);
+                        }
+                    }
+                    store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, pass::add);
+                }
+            }
+            if (merger.collected() > 0 || settled.isEmpty()) {
+                batches.addAll(merger.finish(output, allocator, SCAN_BATCH_ROWS));
+            }
+            batches.addAll(0, pass.takeBatches());
+        } catch (RuntimeException e) {
+            batches.forEach(VectorSchemaRoot::close);
+            throw e;
+        }
+        return new ScanResult(MeasurementSchema.toArrow(output), batches, settled.size());
+    }
+
+    /**
+     * The candidate segments whose rows in {@code [from, to]} no other source can overwrite: their
+     * time range, clipped to the scan's, overlaps no other candidate's and no non-empty memtable's.
+     */
+    private static List<SegmentEntry> settledSegments(List<SegmentEntry> segments, List<Memtable> frozens, List<Memtable> actives,
+            long from, long to) {
+        int n = segments.size();
+        if (n == 0) {
+            return List.of();
+        }
+        long[][] busy = new long[n][];
+        for (int i = 0; i < n; i++) {
+            SegmentEntry e = segments.get(i);
+            busy[i] = new long[] {Math.max(from, e.minTime()), Math.min(to, e.maxTime()), i};
+        }
+        java.util.Arrays.sort(busy, (a, b) -> Long.compare(a[0], b[0]));
+        List<long[]> memtables = new ArrayList<>();
+        for (List<Memtable> tier : List.of(frozens, actives)) {
+            for (Memtable m : tier) {
+                if (!m.isEmpty() && m.maxTime() >= from && m.minTime() <= to) {
+                    memtables.add(new long[] {Math.max(from, m.minTime()), Math.min(to, m.maxTime())});
+                }
+            }
+        }
+        List<SegmentEntry> settled = new ArrayList<>();
+        long endBefore = Long.MIN_VALUE; // the furthest end of the intervals sorted before k
+        for (int k = 0; k < n; k++) {
+            long lo = busy[k][0];
+            long hi = busy[k][1];
+            // sorted by start: the next interval starts first of all later ones
+            boolean alone = (k == 0 || endBefore < lo) && (k == n - 1 || busy[k + 1][0] > hi);
+            endBefore = Math.max(endBefore, hi);
+            for (long[] m : memtables) {
+                alone &= m[1] < lo || m[0] > hi;
+            }
+            if (alone) {
+                settled.add(segments.get((int) busy[k][2]));
+            }
+        }
+        settled.sort(java.util.Comparator.comparingLong(SegmentEntry::minTime));
+        return settled;
     }
 
     /**
@@ -571,7 +657,8 @@ public final class Chronix implements AutoCloseable {
         if (found.isEmpty()) {
             return new AggregateResult(List.of(), 0, 0);
         }
-        return aggregator.aggregate(request, found.get(), this::scan, allocator);
+        // any row order will do (the aggregator keys rows by their tags): settled segments skip the merge
+        return aggregator.aggregate(request, found.get(), (r, a, planner) -> scan(r, a, true, planner), allocator);
     }
 
     /** Hit and miss counts of the last-value cache and the state of the block cache this engine reads through. */
