@@ -76,12 +76,15 @@ final class Aggregator {
             throw new IllegalArgumentException("aggregates need a numeric field [measurement=" + req.measurement() + ", column="
                     + req.field() + ", type=" + field.type() + "]");
         }
-        Map<Map<String, String>, FieldAggregate> bySeries = new HashMap<>();
+        // series are keyed by their canonical key (SegmentSummary.canonicalKey): a string hashes once
+        Map<String, FieldAggregate> bySeries = new HashMap<>();
+        Map<String, Map<String, String>> tagsOf = new HashMap<>();
         List<FieldAggregate> fromSummaries = new ArrayList<>();
-        List<Map<String, String>> fromSummariesKeys = new ArrayList<>();
+        List<String> fromSummariesKeys = new ArrayList<>();
         int[] counts = new int[2];
         SegmentPlanner planner = (candidates, memtables) -> {
-            Set<String> skip = req.useSummaries() ? plan(req, field.type(), candidates, memtables, fromSummaries, fromSummariesKeys)
+            Set<String> skip = req.useSummaries() ? plan(req, field.type(), candidates, memtables, fromSummaries, fromSummariesKeys,
+                    tagsOf)
                     : Set.of();
             for (SegmentEntry e : candidates) {
                 if (e.column(req.field()) != null) {
@@ -97,28 +100,28 @@ final class Aggregator {
         try (ScanResult r = scanner.scan(new ScanRequest(req.measurement(), columns, req.from(), req.to(), req.predicates()), allocator,
                 planner)) {
             for (VectorSchemaRoot b : r.batches()) {
-                fold(b, ms, req.field(), field.type(), bySeries);
+                fold(b, ms, req.field(), field.type(), bySeries, tagsOf);
             }
         }
         for (int i = 0; i < fromSummaries.size(); i++) {
             bySeries.computeIfAbsent(fromSummariesKeys.get(i), k -> new FieldAggregate(field.type())).merge(fromSummaries.get(i));
         }
-        List<Map.Entry<Map<String, String>, FieldAggregate>> entries = new ArrayList<>(bySeries.entrySet());
+        List<Map.Entry<String, FieldAggregate>> entries = new ArrayList<>(bySeries.entrySet());
         entries.removeIf(e -> e.getValue().count() == 0);
-        entries.sort((a, b) -> compareSeries(a.getKey(), b.getKey()));
+        entries.sort((a, b) -> compareSeries(tagsOf.get(a.getKey()), tagsOf.get(b.getKey())));
         List<AggregateResult.Series> out = new ArrayList<>(entries.size());
-        for (Map.Entry<Map<String, String>, FieldAggregate> e : entries) {
-            out.add(new AggregateResult.Series(e.getKey(), e.getValue()));
+        for (Map.Entry<String, FieldAggregate> e : entries) {
+            out.add(new AggregateResult.Series(tagsOf.get(e.getKey()), e.getValue()));
         }
         return new AggregateResult(out, counts[0], counts[1]);
     }
 
     /** Chooses the segments answered by summaries (see the class comment) and collects their aggregates. */
     private Set<String> plan(AggregateRequest req, FieldType type, List<SegmentEntry> candidates, List<Memtable> memtables,
-            List<FieldAggregate> aggregates, List<Map<String, String>> keys) {
+            List<FieldAggregate> aggregates, List<String> keys, Map<String, Map<String, String>> tagsOf) {
         record Span(int source, long lo, long hi) {
         }
-        Map<Map<String, String>, List<Span>> spans = new HashMap<>();
+        Map<String, List<Span>> spans = new HashMap<>();
         List<Span> unknown = new ArrayList<>(); // sources whose per-series spans are unknown: they may hold any series
         Map<Integer, SegmentSummary> summaries = new HashMap<>();
         Map<Integer, Integer> fieldIndex = new HashMap<>();
@@ -136,7 +139,7 @@ final class Aggregator {
             for (SegmentSummary.Series series : s.series()) {
                 FieldAggregate a = series.aggregates().get(f);
                 if (a.count() > 0 && passes(s.tagNames(), series.tagValues(), req.predicates())) {
-                    spans.computeIfAbsent(key(s.tagNames(), series.tagValues()), k -> new ArrayList<>())
+                    spans.computeIfAbsent(series.key(), k -> new ArrayList<>())
                             .add(new Span(i, a.firstTime(), a.lastTime()));
                 }
             }
@@ -152,11 +155,11 @@ final class Aggregator {
             }
             for (SeriesRef ref : registry.seriesOf(req.measurement())) {
                 if (m.contains(ref)) {
-                    Map<String, String> k = new TreeMap<>();
+                    TreeMap<String, String> k = new TreeMap<>();
                     for (int t = 0; t < ref.tagCount(); t++) {
                         k.put(ref.tagKey(t), ref.tagValue(t));
                     }
-                    spans.computeIfAbsent(k, x -> new ArrayList<>()).add(new Span(source, m.minTime(), m.maxTime()));
+                    spans.computeIfAbsent(SegmentSummary.canonicalKey(k), x -> new ArrayList<>()).add(new Span(source, m.minTime(), m.maxTime()));
                 }
             }
             source++;
@@ -164,8 +167,8 @@ final class Aggregator {
         // per series, which sources' spans meet another source's span: sort by start, then a span
         // overlaps an earlier one iff the largest end before it reaches it, a later one iff the next
         // start does — O(n log n) per series instead of every pair
-        Map<Map<String, String>, Set<Integer>> overlapping = new HashMap<>();
-        for (Map.Entry<Map<String, String>, List<Span>> e : spans.entrySet()) {
+        Map<String, Set<Integer>> overlapping = new HashMap<>();
+        for (Map.Entry<String, List<Span>> e : spans.entrySet()) {
             List<Span> l = new ArrayList<>(e.getValue());
             l.sort(java.util.Comparator.comparingLong(Span::lo));
             long maxHi = Long.MIN_VALUE;
@@ -187,14 +190,14 @@ final class Aggregator {
             int f = fieldIndex.get(i);
             boolean usable = true;
             List<FieldAggregate> mine = new ArrayList<>();
-            List<Map<String, String>> mineKeys = new ArrayList<>();
+            List<String> mineKeys = new ArrayList<>();
             for (Iterator<SegmentSummary.Series> it = s.series().iterator(); it.hasNext() && usable; ) {
                 SegmentSummary.Series series = it.next();
                 FieldAggregate a = series.aggregates().get(f);
                 if (a.count() == 0 || !passes(s.tagNames(), series.tagValues(), req.predicates())) {
                     continue;
                 }
-                Map<String, String> k = key(s.tagNames(), series.tagValues());
+                String k = series.key();
                 usable = !overlapping.getOrDefault(k, Set.of()).contains(i) && !meets(unknownMerged, a.firstTime(), a.lastTime());
                 mine.add(a);
                 mineKeys.add(k);
@@ -203,6 +206,9 @@ final class Aggregator {
                 skip.add(candidates.get(i).file());
                 aggregates.addAll(mine);
                 keys.addAll(mineKeys);
+                for (SegmentSummary.Series series : s.series()) {
+                    tagsOf.computeIfAbsent(series.key(), x -> key(s.tagNames(), series.tagValues()));
+                }
             }
         }
         return skip;
@@ -260,7 +266,7 @@ final class Aggregator {
 
     /** Adds a scan batch's rows to their series' aggregates (a series' rows come in runs, runs in any order). */
     private static void fold(VectorSchemaRoot b, MeasurementSchema ms, String fieldName, FieldType type,
-            Map<Map<String, String>, FieldAggregate> bySeries) {
+            Map<String, FieldAggregate> bySeries, Map<String, Map<String, String>> tagsOf) {
         int rows = b.getRowCount();
         List<Column> tagColumns = ms.tags();
         VarCharVector[] tags = new VarCharVector[tagColumns.size()];
@@ -272,13 +278,15 @@ final class Aggregator {
         FieldAggregate current = null;
         for (int row = 0; row < rows; row++) {
             if (current == null || !sameSeries(tags, row - 1, row)) {
-                Map<String, String> k = new TreeMap<>();
+                TreeMap<String, String> k = new TreeMap<>();
                 for (int t = 0; t < tags.length; t++) {
                     if (!tags[t].isNull(row)) {
                         k.put(tagColumns.get(t).name(), new String(tags[t].get(row), StandardCharsets.UTF_8));
                     }
                 }
-                current = bySeries.computeIfAbsent(k, x -> new FieldAggregate(type));
+                String canonical = SegmentSummary.canonicalKey(k);
+                tagsOf.putIfAbsent(canonical, k);
+                current = bySeries.computeIfAbsent(canonical, x -> new FieldAggregate(type));
             }
             if (!values.isNull(row)) {
                 current.add(time.get(row), values.getDataBuffer().getLong((long) row * 8));

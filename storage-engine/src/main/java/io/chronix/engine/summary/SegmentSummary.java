@@ -22,7 +22,12 @@ public record SegmentSummary(int segmentCrc, String measurement, List<String> ta
         Objects.requireNonNull(measurement, "measurement");
         tagNames = List.copyOf(tagNames);
         fields = List.copyOf(fields);
-        series = List.copyOf(series);
+        List<Series> keyed = new java.util.ArrayList<>(series.size());
+        for (Series x : series) {
+            keyed.add(x.key() != null ? x : new Series(x.tagValues(), x.rows(), x.minTime(), x.maxTime(), x.aggregates(),
+                    key(tagNames, x.tagValues())));
+        }
+        series = List.copyOf(keyed);
     }
 
     public record Field(String name, FieldType type) {
@@ -31,12 +36,39 @@ public record SegmentSummary(int segmentCrc, String measurement, List<String> ta
     /**
      * @param tagValues in the order of {@link #tagNames()}; {@code null} where the series has no such tag
      * @param aggregates parallel to {@link #fields()}; count 0 where the series has no value of the field
+     * @param key the series' {@link #canonicalKey}, derived by the summary's constructor
      */
-    public record Series(List<String> tagValues, long rows, long minTime, long maxTime, List<FieldAggregate> aggregates) {
+    public record Series(List<String> tagValues, long rows, long minTime, long maxTime, List<FieldAggregate> aggregates, String key) {
         public Series {
             tagValues = Collections.unmodifiableList(new java.util.ArrayList<>(tagValues));
             aggregates = List.copyOf(aggregates);
         }
+
+        public Series(List<String> tagValues, long rows, long minTime, long maxTime, List<FieldAggregate> aggregates) {
+            this(tagValues, rows, minTime, maxTime, aggregates, null);
+        }
+    }
+
+    private static String key(List<String> tagNames, List<String> values) {
+        java.util.TreeMap<String, String> tags = new java.util.TreeMap<>();
+        for (int t = 0; t < tagNames.size(); t++) {
+            if (values.get(t) != null) {
+                tags.put(tagNames.get(t), values.get(t));
+            }
+        }
+        return canonicalKey(tags);
+    }
+
+    /**
+     * The canonical key of a series with {@code tags} (sorted by name, absent tags left out): {@code
+     * name=value} pairs, each followed by a NUL character.
+     */
+    public static String canonicalKey(java.util.SortedMap<String, String> tags) {
+        StringBuilder sb = new StringBuilder();
+        for (java.util.Map.Entry<String, String> e : tags.entrySet()) {
+            sb.append(e.getKey()).append('=').append(e.getValue()).append('\u0000');
+        }
+        return sb.toString();
     }
 
     /** The index of field {@code name} in {@link #fields()}, or -1. */
