@@ -127,6 +127,25 @@ class SummaryFallbackTest {
     }
 
     @Test
+    void compactionMergesOverlappingSegmentsIntoOneWithASummaryAgain() {
+        try (Chronix c = fx.open(dir, config())) {
+            writeShards(c);
+            c.write(PointBatch.builder().beginPoint("m", T0 + 23 * SECOND).tag("host", "h1").floatField("v", 1e6).endPoint().build());
+            c.flush(); // shard 2 now has two overlapping segments
+            AggregateResult before = c.aggregate(all("v"), fx.allocator);
+            assertThat(before.segmentsRead()).isEqualTo(2);
+            c.compact();
+            AggregateResult after = c.aggregate(all("v"), fx.allocator);
+            assertThat(after.segmentsRead()).as("the output has its own summary").isZero();
+            assertThat(after.segmentsFromSummaries()).isEqualTo(c.segmentCount());
+            assertEqual(after, before);
+            assertEqual(after, c.aggregate(all("v").withoutSummaries(), fx.allocator));
+            assertThat(c.lastValue("m", java.util.Map.of("host", "h1"), fx.allocator).orElseThrow().timestamp())
+                    .isEqualTo(T0 + (SHARDS * 10 - 1) * SECOND);
+        }
+    }
+
+    @Test
     void aRangeCoveringPartOfASegmentReadsThatSegmentOnly() {
         try (Chronix c = fx.open(dir, config())) {
             writeShards(c);

@@ -66,6 +66,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
     private final LongAdder budgetFlushes = new LongAdder();
     private final LongAdder closedLastValueHits = new LongAdder();
     private final LongAdder closedLastValueMisses = new LongAdder();
+    private final LongAdder closedBackpressureNanos = new LongAdder();
     private volatile boolean closed;
 
     public EngineRegistry(NamespaceLocations locations, EngineProperties defaults, MaintenanceScheduler scheduler) {
@@ -339,6 +340,30 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         return new long[] {hits, misses};
     }
 
+    /** The longest write delay backpressure imposes now on any open engine (0 when none is behind on compaction). */
+    public long backpressureDelayNanos() {
+        long max = 0;
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                max = Math.max(max, c.backpressureDelay().toNanos());
+            }
+        }
+        return max;
+    }
+
+    /** Time writes spent delayed by backpressure, over every engine this process opened, closed ones included. */
+    public long backpressureTotalNanos() {
+        long n = closedBackpressureNanos.sum();
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                n += c.backpressureTotalDelay().toNanos();
+            }
+        }
+        return n;
+    }
+
     /** The WAL counters of every engine this process opened, closed ones included. */
     public WalTotals.Snapshot walTotals() {
         WalTotals.Snapshot s = closedWalTotals.snapshot();
@@ -418,6 +443,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         Chronix.CacheStats cs = c.cacheStats();
         closedLastValueHits.add(cs.lastValueHits());
         closedLastValueMisses.add(cs.lastValueMisses());
+        closedBackpressureNanos.add(c.backpressureTotalDelay().toNanos());
         c.close();
     }
 

@@ -17,11 +17,14 @@ import org.springframework.stereotype.Component;
  * included: {@code chronix_wal_truncations_total} (torn tails cut at recovery),
  * {@code chronix_wal_fsyncs_total}, {@code chronix_wal_fsync_failures_total},
  * {@code chronix_wal_records_total}, {@code chronix_wal_bytes_total} — records per fsync is the
- * group-commit size. Caches: {@code chronix_last_value_hits_total} / {@code _misses_total} (answered
- * without I/O / by a reverse segment scan, all engines), and the process-wide block cache
- * ({@link BlockCache#shared()}, which every engine of the service reads through):
- * {@code chronix_block_cache_hits_total}, {@code _misses_total}, {@code _evictions_total},
- * {@code chronix_block_cache_bytes} and {@code chronix_block_cache_max_bytes}.
+ * group-commit size; write backpressure: {@code chronix_backpressure_delay_seconds} (the delay
+ * a write to the most compaction-starved open engine gets now) and
+ * {@code chronix_backpressure_delayed_seconds_total} (time writes spent delayed). Caches:
+ * {@code chronix_last_value_hits_total} / {@code _misses_total} (answered without I/O / by a
+ * reverse segment scan, all engines), and the process-wide block cache ({@link BlockCache#shared()},
+ * which every engine of the service reads through): {@code chronix_block_cache_hits_total},
+ * {@code _misses_total}, {@code _evictions_total}, {@code chronix_block_cache_bytes} and
+ * {@code chronix_block_cache_max_bytes}.
  */
 @Component
 public class EngineMetrics {
@@ -46,6 +49,11 @@ public class EngineMetrics {
                 .register(registry);
         FunctionCounter.builder("chronix.wal.records", engines, e -> e.walTotals().records()).description("WAL records appended")
                 .register(registry);
+        Gauge.builder("chronix.backpressure.delay", engines, e -> e.backpressureDelayNanos() / 1e9)
+                .description("Delay a write gets now from backpressure (too many segments awaiting compaction), worst open engine")
+                .baseUnit("seconds").register(registry);
+        FunctionCounter.builder("chronix.backpressure.delayed", engines, e -> e.backpressureTotalNanos() / 1e9)
+                .description("Time writes spent delayed by backpressure").baseUnit("seconds").register(registry);
         FunctionCounter.builder("chronix.wal.bytes", engines, e -> e.walTotals().bytes()).description("WAL bytes appended")
                 .baseUnit("bytes").register(registry);
         FunctionCounter.builder("chronix.last.value.hits", engines, e -> e.lastValueTotals()[0])

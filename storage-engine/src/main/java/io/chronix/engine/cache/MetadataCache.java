@@ -50,50 +50,37 @@ public final class MetadataCache {
     }
 
     /**
+     * Compaction's swap, seen by readers all at once: {@code removed} (file names) go, {@code added}
+     * join in id order (an output's id sorts it before segments flushed while it was merged).
+     */
+    public synchronized void replace(Set<String> removed, Collection<SegmentEntry> added) {
+        Map<String, List<SegmentEntry>> m = new HashMap<>();
+        for (Map.Entry<String, List<SegmentEntry>> e : byMeasurement.entrySet()) {
+            m.put(e.getKey(), new ArrayList<>(e.getValue().stream().filter(s -> !removed.contains(s.file())).toList()));
+        }
+        for (SegmentEntry e : added) {
+            m.computeIfAbsent(e.measurement(), k -> new ArrayList<>()).add(e);
+        }
+        Map<String, List<SegmentEntry>> out = new HashMap<>();
+        for (Map.Entry<String, List<SegmentEntry>> e : m.entrySet()) {
+            if (!e.getValue().isEmpty()) {
+                e.getValue().sort(java.util.Comparator.comparingLong(SegmentEntry::id));
+                out.put(e.getKey(), List.copyOf(e.getValue()));
+            }
+        }
+        byMeasurement = Map.copyOf(out);
+    }
+
+    /**
      * Removes segments by file name (deletes, retention, the disk budget — after the catalog
      * recorded the removal). Unknown names are ignored.
      */
     public synchronized void remove(Set<String> files) {
-        replace(files, List.of());
-    }
-
-    /**
-     * Replaces segments in one step, so no reader ever sees both the inputs and the outputs, or
-     * neither (compaction, after its catalog record). Each measurement's {@code added} entries take
-     * the place of the first of its {@code removed} ones in publish order — compaction merges a run
-     * of consecutive segments, and its output must still be older than the segments published after
-     * that run — or go last if none of that measurement is removed.
-     *
-     * @param removed file names ({@link SegmentEntry#file()}) leaving the namespace; unknown ones are ignored
-     * @param added new entries, in their publish order
-     */
-    public synchronized void replace(Set<String> removed, Collection<SegmentEntry> added) {
-        Map<String, List<SegmentEntry>> addedBy = new HashMap<>();
-        for (SegmentEntry e : added) {
-            addedBy.computeIfAbsent(e.measurement(), k -> new ArrayList<>()).add(e);
-        }
         Map<String, List<SegmentEntry>> m = new HashMap<>();
-        Set<String> measurements = new java.util.HashSet<>(byMeasurement.keySet());
-        measurements.addAll(addedBy.keySet());
-        for (String measurement : measurements) {
-            List<SegmentEntry> incoming = addedBy.getOrDefault(measurement, List.of());
-            List<SegmentEntry> out = new ArrayList<>();
-            boolean placed = false;
-            for (SegmentEntry s : byMeasurement.getOrDefault(measurement, List.of())) {
-                if (removed.contains(s.file())) {
-                    if (!placed) {
-                        out.addAll(incoming);
-                        placed = true;
-                    }
-                } else {
-                    out.add(s);
-                }
-            }
-            if (!placed) {
-                out.addAll(incoming);
-            }
-            if (!out.isEmpty()) {
-                m.put(measurement, List.copyOf(out));
+        for (Map.Entry<String, List<SegmentEntry>> e : byMeasurement.entrySet()) {
+            List<SegmentEntry> kept = e.getValue().stream().filter(s -> !files.contains(s.file())).toList();
+            if (!kept.isEmpty()) {
+                m.put(e.getKey(), kept);
             }
         }
         byMeasurement = Map.copyOf(m);

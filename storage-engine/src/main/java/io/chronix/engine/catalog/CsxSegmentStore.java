@@ -120,10 +120,27 @@ public final class CsxSegmentStore implements SegmentStore {
      */
     public static SegmentSummary writeSummary(FileIO io, Path tmpDir, Path segmentsDir, SegmentFile file, List<SegmentColumns> parts,
             int segmentCrc) {
+        SummaryBuilder b = new SummaryBuilder();
         try {
-            SummaryBuilder b = new SummaryBuilder();
             parts.forEach(b::add);
-            SegmentSummary summary = b.build(segmentCrc);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "segment summary not written; aggregates read its blocks [segment=" + file + "]", e);
+            return null;
+        }
+        return writeSummary(io, tmpDir, segmentsDir, file, b, segmentCrc);
+    }
+
+    /**
+     * Like {@link #writeSummary(FileIO, Path, Path, SegmentFile, List, int)} from a builder the
+     * writer fed part by part as it streamed them (compaction); {@code null} builder: nothing written.
+     */
+    public static SegmentSummary writeSummary(FileIO io, Path tmpDir, Path segmentsDir, SegmentFile file, SummaryBuilder builder,
+            int segmentCrc) {
+        if (builder == null) {
+            return null;
+        }
+        try {
+            SegmentSummary summary = builder.build(segmentCrc);
             SummaryWriter.write(io, tmpDir, file.resolveSummary(segmentsDir), summary);
             return summary;
         } catch (RuntimeException e) {
@@ -264,6 +281,11 @@ public final class CsxSegmentStore implements SegmentStore {
             h.series = index;
         }
         return index;
+    }
+
+    @Override
+    public SegmentWriterConfig writerConfig() {
+        return config;
     }
 
     @Override

@@ -94,6 +94,11 @@ public interface SegmentStore {
         return java.util.Optional.empty();
     }
 
+    /** How this store writes segments (codecs, row group size): compaction writes its output with the same. */
+    default io.chronix.engine.segment.SegmentWriterConfig writerConfig() {
+        return io.chronix.engine.segment.SegmentWriterConfig.defaults();
+    }
+
     /** Releases what the store holds open (cached readers). */
     default void close() {
     }

@@ -29,16 +29,17 @@ class MetadataCacheTest {
     }
 
     @Test
-    void compactionReplacesARunInPlaceSoLaterSegmentsStillWin() {
+    void compactionReplacesInputsAndOutputsJoinInIdOrderSoLaterSegmentsStillWin() {
+        // compaction gives its output an id that sorts it before segments flushed after its inputs
         MetadataCache c = new MetadataCache();
-        c.load(List.of(entry(1, "m", 0, 9), entry(2, "m", 0, 9), entry(3, "m", 0, 9), entry(4, "m", 0, 9)));
-        c.replace(Set.of(entry(2, "m", 0, 0).file(), entry(3, "m", 0, 0).file()), List.of(entry(9, "m", 0, 9)));
-        assertThat(ids(c.segments("m"))).containsExactly(1L, 9L, 4L);
-        assertThat(ids(c.candidates("m", 0, 9, List.of()))).containsExactly(1L, 9L, 4L);
+        c.load(List.of(entry(1, "m", 0, 9), entry(2, "m", 0, 9), entry(5, "m", 0, 9), entry(6, "m", 0, 9)));
+        c.replace(Set.of(entry(2, "m", 0, 0).file(), entry(5, "m", 0, 0).file()), List.of(entry(3, "m", 0, 9)));
+        assertThat(ids(c.segments("m"))).containsExactly(1L, 3L, 6L);
+        assertThat(ids(c.candidates("m", 0, 9, List.of()))).containsExactly(1L, 3L, 6L);
     }
 
     @Test
-    void replaceWithoutRemovalsOfAMeasurementAppends() {
+    void replaceWithoutRemovalsOfAMeasurementAdds() {
         MetadataCache c = new MetadataCache();
         c.load(List.of(entry(1, "m", 0, 9)));
         c.replace(Set.of(), List.of(entry(2, "m", 0, 9), entry(3, "x", 0, 9)));
