@@ -19,6 +19,8 @@ public final class SeriesRef implements Comparable<SeriesRef> {
     private final String[] tagValues;
     private final int hash;
     final LastValue last = new LastValue();
+    /** False once {@link SeriesRegistry#markDead} found no data of it anywhere; a write revives it. Guarded by the registry. */
+    volatile boolean live = true;
 
     SeriesRef(int id, String measurement, String[] tagKeys, String[] tagValues, int hash) {
         this.id = id;
@@ -57,6 +59,11 @@ public final class SeriesRef implements Comparable<SeriesRef> {
             }
         }
         return null;
+    }
+
+    /** Whether the series counts towards the engine's cardinality (it holds data somewhere). */
+    public boolean isLive() {
+        return live;
     }
 
     public LastValue lastValue() {
