@@ -76,6 +76,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -799,7 +800,76 @@ public final class Chronix implements AutoCloseable {
         if (found.isEmpty()) {
             return List.of();
         }
+        if (!cold.candidates(measurement, Long.MIN_VALUE, Long.MAX_VALUE, predicates).isEmpty()) {
+            // archived rows: series only there are not in the registry, and reverse segment scans
+            // read the hot tier only, so take the newest rows from a scan of both tiers instead
+            return newestByScan(found.get(), predicates, allocator);
+        }
         return lastPoints.ofAll(series.seriesOf(measurement), found.get(), predicates, allocator);
+    }
+
+    /** Each matching series' newest point from an ordered scan (series by series, time ascending). */
+    private List<SeriesLastPoint> newestByScan(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
+        List<SeriesLastPoint> out = new ArrayList<>();
+        try (ScanResult r = scan(new ScanRequest(ms.measurement(), List.of(), Long.MIN_VALUE, Long.MAX_VALUE, predicates), allocator)) {
+            List<VectorSchemaRoot> batches = r.batches();
+            for (int b = 0; b < batches.size(); b++) {
+                VectorSchemaRoot root = batches.get(b);
+                for (int row = 0; row < root.getRowCount(); row++) {
+                    boolean lastOfSeries;
+                    if (row + 1 < root.getRowCount()) {
+                        lastOfSeries = !sameSeries(ms, root, row, root, row + 1);
+                    } else {
+                        VectorSchemaRoot next = null;
+                        for (int n = b + 1; n < batches.size() && next == null; n++) {
+                            next = batches.get(n).getRowCount() > 0 ? batches.get(n) : null;
+                        }
+                        lastOfSeries = next == null || !sameSeries(ms, root, row, next, 0);
+                    }
+                    if (lastOfSeries) {
+                        out.add(rowAsLastPoint(ms, root, row));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean sameSeries(MeasurementSchema ms, VectorSchemaRoot a, int ra, VectorSchemaRoot b, int rb) {
+        for (Column t : ms.tags()) {
+            Object x = a.getVector(t.name()).getObject(ra);
+            Object y = b.getVector(t.name()).getObject(rb);
+            if (!java.util.Objects.equals(x == null ? null : x.toString(), y == null ? null : y.toString())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static SeriesLastPoint rowAsLastPoint(MeasurementSchema ms, VectorSchemaRoot root, int row) {
+        Map<String, String> tags = new TreeMap<>();
+        for (Column t : ms.tags()) {
+            FieldVector v = root.getVector(t.name());
+            if (!v.isNull(row)) {
+                tags.put(t.name(), new String(((VarCharVector) v).get(row), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (Column c : ms.fields()) {
+            FieldVector v = root.getVector(c.name());
+            if (v == null || v.isNull(row)) {
+                continue;
+            }
+            fields.put(c.name(), switch (c.type()) {
+                case FLOAT -> ((Float8Vector) v).get(row);
+                case INTEGER -> ((BigIntVector) v).get(row);
+                case UNSIGNED -> ((UInt8Vector) v).get(row);
+                case BOOLEAN -> ((BitVector) v).get(row) != 0;
+                case STRING -> new String(((VarCharVector) v).get(row), java.nio.charset.StandardCharsets.UTF_8);
+            });
+        }
+        long ts = ((TimeStampVector) root.getVector(Column.TIME)).get(row);
+        return new SeriesLastPoint(tags, new LastPoint(ts, fields));
     }
 
     /**

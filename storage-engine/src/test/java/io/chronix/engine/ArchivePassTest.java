@@ -153,6 +153,30 @@ class ArchivePassTest {
     }
 
     @Test
+    void theNewestRowOfEachSeriesComesFromArchivedSegmentsToo() {
+        Path ns = dir.resolve("ns");
+        MemoryColdTier tier = new MemoryColdTier(7);
+        List<io.chronix.engine.read.SeriesLastPoint> expected;
+        try (Chronix c = open(ns, tier)) {
+            c.write(batch());
+            c.flush();
+            expected = c.lastValues("cpu", List.of(), fx.allocator); // from the cache: every point went through it
+            assertThat(expected).hasSizeGreaterThan(3);
+            clock.now = clock.now.plus(Duration.ofDays(2));
+            assertThat(c.archive(Duration.ofDays(1)).segments()).isPositive();
+            assertThat(c.lastValues("cpu", List.of(), fx.allocator)).isEqualTo(expected);
+        }
+        try (Chronix c = open(ns, tier)) { // no hot segment, no sidecar: the series are known only to the archive
+            assertThat(c.lastValues("cpu", List.of(), fx.allocator)).isEqualTo(expected);
+            assertThat(c.lastValues("cpu", List.of(TagPredicate.eq("host", "h1")), fx.allocator))
+                    .isEqualTo(expected.stream().filter(p -> "h1".equals(p.tags().get("host"))).toList());
+            try (io.chronix.engine.read.ScanResult r = c.scanLatest(ScanRequest.all("cpu"), fx.allocator)) {
+                assertThat(r.rowCount()).isEqualTo(expected.size());
+            }
+        }
+    }
+
+    @Test
     void aNewerHotWriteStillWinsOverAnArchivedOne() {
         Path ns = dir.resolve("ns");
         MemoryColdTier tier = new MemoryColdTier(7);
