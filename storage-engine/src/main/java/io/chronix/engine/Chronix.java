@@ -6,14 +6,22 @@ import io.chronix.engine.catalog.CatalogFormat;
 import io.chronix.engine.catalog.SegmentEntry;
 import io.chronix.engine.catalog.SegmentStatistics;
 import io.chronix.engine.catalog.SegmentStore;
+import io.chronix.engine.catalog.TombstoneEntry;
 import io.chronix.engine.codec.EncodeBuffer;
 import io.chronix.engine.codec.WalCodec;
 import io.chronix.engine.codec.WalEntry;
 import io.chronix.engine.error.EngineClosedException;
 import io.chronix.engine.error.FlushFailedException;
 import io.chronix.engine.error.StorageIoException;
+import io.chronix.engine.error.UnsupportedWalRecordException;
 import io.chronix.engine.io.DirectoryLock;
 import io.chronix.engine.io.FileIO;
+import io.chronix.engine.lifecycle.DeleteBuilder;
+import io.chronix.engine.lifecycle.DeleteRequest;
+import io.chronix.engine.lifecycle.DeleteResult;
+import io.chronix.engine.lifecycle.RetentionResult;
+import io.chronix.engine.lifecycle.RollupRetentionHold;
+import io.chronix.engine.lifecycle.Tombstones;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.chronix.engine.memtable.FlushController;
 import io.chronix.engine.memtable.LastValue;
@@ -24,6 +32,7 @@ import io.chronix.engine.memtable.SeriesRegistry;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.LastPoint;
+import io.chronix.engine.read.RowMask;
 import io.chronix.engine.read.RowMerger;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
@@ -113,6 +122,11 @@ public final class Chronix implements AutoCloseable {
     private final SchemaRegistry schema = new SchemaRegistry();
     private final SeriesRegistry series = new SeriesRegistry();
     private final MetadataCache metadata = new MetadataCache();
+    private final Tombstones tombstones = new Tombstones();
+    /** Serializes deletes, retention and segment drops of this engine (see {@link EngineLifecycle}). */
+    private final ReentrantLock lifecycleLock = new ReentrantLock();
+    private final EngineLifecycle lifecycle;
+    private volatile RollupRetentionHold rollupHold = RollupRetentionHold.NONE;
     private final ShardRouter router;
     private final WalMetrics walMetrics = new WalMetrics();
     private final WalWriter wal;
@@ -166,6 +180,7 @@ public final class Chronix implements AutoCloseable {
             schema.markPersisted(schema.unpersisted().size());
             List<SegmentEntry> segments = cat.segments();
             metadata.load(segments);
+            tombstones.load(cat.tombstones());
             Map<Long, Map<String, Long>> floors = new HashMap<>();
             for (SegmentEntry e : segments) {
                 floors.computeIfAbsent(e.shard(), k -> new HashMap<>()).merge(e.measurement(), e.walSequence(), Math::max);
@@ -191,6 +206,8 @@ public final class Chronix implements AutoCloseable {
             throw e;
         }
         this.flushTask = scheduler.task("flush " + dir, this::backgroundFlush);
+        this.lifecycle = new EngineLifecycle(new LifecycleAccess(), io, dir, catalog, store, metadata, tombstones, series, schema,
+                lifecycleLock);
         if (replayedPoints > 0 || skippedPoints > 0) {
             LOG.log(Level.INFO, "WAL replayed: dir={0} points={1} skippedAsInSegments={2}", dir, replayedPoints, skippedPoints);
         }
@@ -249,7 +266,10 @@ public final class Chronix implements AutoCloseable {
                 schema.declareTags(p.points());
                 insert(p.points(), sequence, floors);
             }
-            case WalEntry.Tombstone t -> LOG.log(Level.WARNING, "WAL tombstone ignored (deletes are not implemented yet): seq={0}", sequence);
+            // a delete flushes first and records its tombstones in the catalog only: every point it covers
+            // is then below the WAL floor, so a WAL tombstone has nothing to say this engine would write
+            case WalEntry.Tombstone t -> throw new UnsupportedWalRecordException("Tombstone", sequence,
+                    "deletes are recorded in the catalog, never in the WAL");
         }
     }
 
@@ -405,6 +425,11 @@ public final class Chronix implements AutoCloseable {
      *     unknown measurement answers no batch, with a schema of {@code time} only)
      */
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
+        return scan(request, allocator, true);
+    }
+
+    /** {@link #scan(ScanRequest, BufferAllocator)}; without {@code memtables} only what segments hold. */
+    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean memtables) {
         ensureOpen();
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
@@ -439,10 +464,10 @@ public final class Chronix implements AutoCloseable {
         List<FlushController> controllers = router.shards();
         List<Memtable> actives = new ArrayList<>();
         List<Memtable> frozens = new ArrayList<>();
-        for (FlushController c : controllers) {
+        for (FlushController c : memtables ? controllers : List.<FlushController>of()) {
             actives.add(c.active());
         }
-        for (FlushController c : controllers) {
+        for (FlushController c : memtables ? controllers : List.<FlushController>of()) {
             Memtable f = c.frozen();
             if (f != null) {
                 frozens.add(f);
@@ -465,7 +490,16 @@ public final class Chronix implements AutoCloseable {
                     present.add(c);
                 }
             }
-            store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
+            RowMask mask = tombstones.touches(e) ? tombstones.maskFor(e, merger.tagKeys()) : RowMask.NONE;
+            try {
+                store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator,
+                        root -> merger.addArrow(root, from, to, mask));
+            } catch (RuntimeException ex) {
+                if (lifecycle.isLive(e)) {
+                    throw ex;
+                }
+                // dropped by retention (or the disk budget) since this scan took its snapshot: its rows are gone
+            }
         }
         int fieldCount = schema.fieldCount(request.measurement());
         int[] ordinalToField = new int[fieldCount];
@@ -555,6 +589,164 @@ public final class Chronix implements AutoCloseable {
                 }
             }
             return Optional.of(new LastPoint(ts, fields));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ lifecycle
+
+    /**
+     * A delete, fluently: {@code delete().measurement("cpu").tag("host", "a").range(t0, t1).execute()}
+     * (add {@code .dryRun()} to only count). See {@link #delete(DeleteRequest)}.
+     */
+    public DeleteBuilder delete() {
+        ensureOpen();
+        return new DeleteBuilder(this::delete);
+    }
+
+    /**
+     * Deletes the points of the matching series in the request's range, for good (seed 001 "Delete
+     * Operations"): flushes every memtable, records one tombstone per matching series — bounded by
+     * that series' newest stored point in range, so a later write of it is not deleted — fsynced in
+     * the catalog before it takes effect, evicts those series' last values and releases from the
+     * cardinality count each series the delete took whole. Returns once durable. Deleted points
+     * never come back: not in a scan, not after restart, not after further writes.
+     *
+     * <p>A write that lands while a delete runs is a later write (it survives) — unless it is flushed
+     * before the delete's own flush, in which case it is deleted with the rest.
+     *
+     * @throws FlushFailedException if the flush fails (nothing is deleted)
+     */
+    public DeleteResult delete(DeleteRequest request) {
+        ensureOpen();
+        return lifecycle.delete(request);
+    }
+
+    /** Deletes every point of exactly this series (tag set {@code tags}, no other tag) up to its newest stored point. */
+    public DeleteResult deleteSeries(String measurement, Map<String, String> tags) {
+        return delete(new DeleteRequest(measurement, tags, Long.MIN_VALUE, Long.MAX_VALUE, false, true));
+    }
+
+    /**
+     * Drops every shard whose newest point is before {@code reference − retention}, where the
+     * reference is {@code min(wall clock, newest timestamp held)} (a quiet namespace keeps its last
+     * {@code retention} of data). Catalog entries go before files; tombstones no segment needs any
+     * more are collected; the live series are re-derived ({@link #repairLiveSeries()}) if anything
+     * went. A shard a memtable still holds data of is kept, and segments a rollup still needs
+     * ({@link #rollupRetentionHold}) are preserved.
+     */
+    public RetentionResult enforceRetention(Duration retention) {
+        ensureOpen();
+        return lifecycle.enforceRetention(retention, rollupHold);
+    }
+
+    /** The oldest timestamp {@code retention} keeps now: {@code reference − retention}; {@link Long#MIN_VALUE} if nothing is held. */
+    public long retentionCutoff(Duration retention) {
+        ensureOpen();
+        return lifecycle.cutoff(retention);
+    }
+
+    /**
+     * Removes these segments (the disk budget's way; those no longer live are skipped): catalog
+     * first, then files, then tombstone collection and {@link #repairLiveSeries()}.
+     */
+    public RetentionResult dropSegments(List<SegmentEntry> segments) {
+        ensureOpen();
+        return lifecycle.dropSegments(segments);
+    }
+
+    /**
+     * Re-derives the live series from memtables and segment series tables (tombstones applied):
+     * registers what is held but unknown, releases (and evicts the last value of) what is no longer
+     * held. Returns the live series count ({@link #seriesCount()}).
+     */
+    public long repairLiveSeries() {
+        ensureOpen();
+        return lifecycle.repairLiveSeries();
+    }
+
+    /** Collects tombstones every segment of which has left the catalog; returns how many. The maintenance pass's "gc". */
+    public int gc() {
+        ensureOpen();
+        return lifecycle.gc();
+    }
+
+    /** How rollups hold retention back; {@link RollupRetentionHold#NONE} until rollups exist. */
+    public void rollupRetentionHold(RollupRetentionHold hold) {
+        this.rollupHold = java.util.Objects.requireNonNull(hold, "hold");
+    }
+
+    /** Live tombstones. */
+    public List<TombstoneEntry> tombstones() {
+        return tombstones.all();
+    }
+
+    /** Live segments (from the metadata cache). */
+    public List<SegmentEntry> segments() {
+        return metadata.all();
+    }
+
+    /** Bytes of the live segment files, as the catalog recorded them. */
+    public long segmentBytes() {
+        long n = 0;
+        for (SegmentEntry e : metadata.all()) {
+            n += e.sizeBytes();
+        }
+        return n;
+    }
+
+    /** What the lifecycle needs of this engine. */
+    private final class LifecycleAccess implements EngineLifecycle.Engine {
+        @Override
+        public <T> T underFlushLock(java.util.function.Supplier<T> body) {
+            flushLock.lock();
+            try {
+                ensureOpen();
+                return body.get();
+            } finally {
+                flushLock.unlock();
+            }
+        }
+
+        @Override
+        public void flushHeld() {
+            runFlush(true);
+        }
+
+        @Override
+        public ScanResult scanSegments(ScanRequest request, BufferAllocator allocator) {
+            return scan(request, allocator, false);
+        }
+
+        @Override
+        public boolean inMemtables(SeriesRef s) {
+            for (FlushController c : router.shards()) {
+                Memtable f = c.frozen();
+                if (c.active().contains(s) || f != null && f.contains(s)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public Set<Long> memtableShards() {
+            Set<Long> out = new HashSet<>();
+            for (FlushController c : router.shards()) {
+                if (!c.active().isEmpty() || c.frozen() != null) {
+                    out.add(c.shard());
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public long nowNanos() {
+            return Chronix.this.nowNanos();
+        }
+
+        @Override
+        public void hook(String point) {
+            testHook.accept(point);
         }
     }
 
@@ -817,7 +1009,8 @@ public final class Chronix implements AutoCloseable {
                 keys[i] = batch.tagKey(p, i);
                 values[i] = batch.tagValue(p, i);
             }
-            if (series.find(batch.measurement(p), keys, values) == null) {
+            SeriesRef known = series.find(batch.measurement(p), keys, values);
+            if (known == null || known.isReleased()) {
                 if (seen == null) {
                     seen = new HashSet<>();
                 }
@@ -838,7 +1031,11 @@ public final class Chronix implements AutoCloseable {
         return new long[] {replayedPoints, skippedPoints};
     }
 
-    /** Test hook at named points of a flush ("segment-written", "before-catalog-commit", "after-catalog-commit", "before-wal-truncate", "after-wal-truncate"). */
+    /**
+     * Test hook at named points of a flush ("segment-written", "before-catalog-commit", "after-catalog-commit",
+     * "before-wal-truncate", "after-wal-truncate"), of a delete ("before-tombstone-persist", "after-tombstone-persist")
+     * and of a segment drop ("segments-unlisted": catalog and cache updated, files not yet deleted).
+     */
     void testHook(Consumer<String> hook) {
         this.testHook = hook;
     }

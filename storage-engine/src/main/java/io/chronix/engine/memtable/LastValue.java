@@ -52,6 +52,12 @@ public final class LastValue {
         }
     }
 
+    /** Empties the entry (the series' newest points were deleted); the next insert refills it. */
+    synchronized void clear() {
+        present = false;
+        Arrays.fill(has, false);
+    }
+
     /** The entry, or {@code null} if the series has none. */
     public synchronized Snapshot snapshot() {
         return present ? new Snapshot(timestamp, bits.clone(), strings.clone(), has.clone()) : null;

@@ -19,6 +19,8 @@ public final class SeriesRef implements Comparable<SeriesRef> {
     private final String[] tagValues;
     private final int hash;
     final LastValue last = new LastValue();
+    /** Wholly deleted and left out of the cardinality count until written again (see {@link SeriesRegistry#release}). */
+    volatile boolean released;
 
     SeriesRef(int id, String measurement, String[] tagKeys, String[] tagValues, int hash) {
         this.id = id;
@@ -57,6 +59,11 @@ public final class SeriesRef implements Comparable<SeriesRef> {
             }
         }
         return null;
+    }
+
+    /** Whether a delete or retention took every point of it and no write brought it back yet. */
+    public boolean isReleased() {
+        return released;
     }
 
     public LastValue lastValue() {

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Structure: a chained hash table whose chains are immutable nodes in an {@link
  * AtomicReferenceArray}. Lookups are lock-free; inserts and resizes take this object's monitor and
  * publish by a volatile write, so a lookup racing a resize sees the old or the new table, both
- * complete. Series are never removed while the engine is open.
+ * complete. Series are never removed while the engine is open: a series a delete or retention took
+ * whole is <em>released</em> — left out of {@link #size()} — and counts again once written.
  *
  * <p>Threading: thread-safe.
  */
@@ -27,6 +28,7 @@ public final class SeriesRegistry {
     private volatile AtomicReferenceArray<Node> table = new AtomicReferenceArray<>(1024);
     private volatile SeriesRef[] byId = new SeriesRef[1024];
     private int count; // guarded by this
+    private int released; // guarded by this
     private final Map<String, MeasurementSeries> byMeasurement = new ConcurrentHashMap<>();
 
     /** The series of one measurement, in registration order; an append-only array. */
@@ -41,7 +43,7 @@ public final class SeriesRegistry {
         AtomicReferenceArray<Node> t = table;
         for (Node n = t.get(h & (t.length() - 1)); n != null; n = n.next()) {
             if (n.series().hash() == h && n.series().matches(batch, point)) {
-                return n.series();
+                return live(n.series());
             }
         }
         int tags = batch.tagCount(point);
@@ -60,13 +62,46 @@ public final class SeriesRegistry {
         AtomicReferenceArray<Node> t = table;
         for (Node n = t.get(h & (t.length() - 1)); n != null; n = n.next()) {
             if (n.series().hash() == h && n.series().matches(measurement, sortedKeys, values)) {
-                return n.series();
+                return live(n.series());
             }
         }
         return register(measurement, sortedKeys.clone(), values.clone(), h);
     }
 
-    /** The series with these (sorted) tags if it is registered, else {@code null}. */
+    private SeriesRef live(SeriesRef s) {
+        if (s.released) {
+            revive(s);
+        }
+        return s;
+    }
+
+    private synchronized void revive(SeriesRef s) {
+        if (s.released) {
+            s.released = false;
+            released--;
+        }
+    }
+
+    /**
+     * Leaves a wholly deleted series out of {@link #size()} until it is resolved (written) again.
+     *
+     * @return whether it was counted before
+     */
+    public synchronized boolean release(SeriesRef s) {
+        if (s.released) {
+            return false;
+        }
+        s.released = true;
+        released++;
+        return true;
+    }
+
+    /** Every registered series, released ones included (a snapshot). */
+    public synchronized SeriesRef[] all() {
+        return Arrays.copyOf(byId, count);
+    }
+
+    /** The series with these (sorted) tags if it is registered (released or not), else {@code null}. */
     public SeriesRef find(String measurement, String[] sortedKeys, String[] values) {
         int h = SeriesRef.hashOf(measurement, sortedKeys, values);
         AtomicReferenceArray<Node> t = table;
@@ -119,9 +154,9 @@ public final class SeriesRegistry {
         table = grown;
     }
 
-    /** Series registered so far. */
+    /** Series registered and not released: the live cardinality. */
     public synchronized int size() {
-        return count;
+        return count - released;
     }
 
     /** The series of {@code measurement} registered so far (a snapshot). */
