@@ -19,6 +19,7 @@ import io.chronix.engine.io.FileIO;
 import io.chronix.engine.lifecycle.DeleteBuilder;
 import io.chronix.engine.lifecycle.DeleteRequest;
 import io.chronix.engine.lifecycle.DeleteResult;
+import io.chronix.engine.lifecycle.DiskBudget;
 import io.chronix.engine.lifecycle.RetentionResult;
 import io.chronix.engine.lifecycle.RollupRetentionHold;
 import io.chronix.engine.lifecycle.Tombstones;
@@ -692,6 +693,36 @@ public final class Chronix implements AutoCloseable {
             n += e.sizeBytes();
         }
         return n;
+    }
+
+    /**
+     * This engine as a member of a process-wide {@link DiskBudget}: its segments, its retention
+     * cutoff under {@code retention} (asked at each pass; {@code null} = no retention) and
+     * {@link #dropSegments}.
+     */
+    public DiskBudget.Member budgetMember(String name, java.util.function.Supplier<Duration> retention) {
+        return new DiskBudget.Member() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public List<SegmentEntry> segments() {
+                return closed ? List.of() : Chronix.this.segments();
+            }
+
+            @Override
+            public long retentionCutoff() {
+                Duration r = retention.get();
+                return r == null || closed ? Long.MIN_VALUE : Chronix.this.retentionCutoff(r);
+            }
+
+            @Override
+            public RetentionResult dropSegments(List<SegmentEntry> segments) {
+                return closed ? RetentionResult.NOTHING : Chronix.this.dropSegments(segments);
+            }
+        };
     }
 
     /** What the lifecycle needs of this engine. */

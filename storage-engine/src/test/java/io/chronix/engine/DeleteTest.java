@@ -213,6 +213,22 @@ class DeleteTest {
         }
     }
 
+    @Test
+    void aWalTombstoneRecordIsRefusedAtReplayBecauseDeletesNeverGoThroughTheWal() {
+        Path ns = dir.resolve("ns");
+        try (Chronix c = fx.open(ns)) {
+            c.write(cpu(1, 1, 0));
+        }
+        try (var wal = io.chronix.engine.wal.WalWriter.open(io.chronix.engine.wal.WalConfig.defaults(ns.resolve("wal")),
+                new io.chronix.engine.wal.WalMetrics())) {
+            var entry = new io.chronix.engine.codec.WalEntry.Tombstone("cpu", new java.util.TreeMap<>(Map.of("host", "h0")), 0, 1);
+            wal.appendDurable(io.chronix.engine.wal.WalRecordType.TOMBSTONE,
+                    io.chronix.engine.codec.WalCodec.encode(entry, new io.chronix.engine.codec.EncodeBuffer(256)).view());
+        }
+        assertThatThrownBy(() -> fx.open(ns)).isInstanceOf(io.chronix.engine.error.UnsupportedWalRecordException.class)
+                .hasMessageContaining("kind=Tombstone").hasMessageContaining("sequence=");
+    }
+
     @ParameterizedTest(name = "crash at {0}")
     @ValueSource(strings = {"before-tombstone-persist", "after-tombstone-persist"})
     void aCrashAroundTheCatalogAppendDeletesAllOrNothing(String point) {
