@@ -715,12 +715,20 @@ public final class Chronix implements AutoCloseable {
             @Override
             public long retentionCutoff() {
                 Duration r = retention.get();
-                return r == null || closed ? Long.MIN_VALUE : Chronix.this.retentionCutoff(r);
+                try {
+                    return r == null ? Long.MIN_VALUE : Chronix.this.retentionCutoff(r);
+                } catch (EngineClosedException e) {
+                    return Long.MIN_VALUE;
+                }
             }
 
             @Override
             public RetentionResult dropSegments(List<SegmentEntry> segments) {
-                return closed ? RetentionResult.NOTHING : Chronix.this.dropSegments(segments);
+                try {
+                    return Chronix.this.dropSegments(segments);
+                } catch (EngineClosedException e) {
+                    return RetentionResult.NOTHING; // closed since the pass listed it: its files stay for the next pass
+                }
             }
         };
     }
