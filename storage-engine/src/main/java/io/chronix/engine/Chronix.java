@@ -85,7 +85,8 @@ import java.util.function.Consumer;
  * {@code Chronix} → {@link ShardRouter} → per shard a {@link FlushController} (active and frozen
  * {@link Memtable}) ; {@link MetadataCache} → segments through a {@link SegmentStore}; {@link
  * Catalog}; {@link WalWriter}; {@link SchemaRegistry}; {@link SeriesRegistry} (whose series carry
- * the last-value cache). Recovery is {@link #open}'s job, in the order described there.
+ * the last-value cache). Recovery is {@link #open}'s job, in the order described there. Deletes,
+ * retention and the repairs after them are {@link EngineLifecycle}'s, over the same components.
  *
  * <h2>Write path</h2>
  * {@link #write}: validate the whole batch (schema, shard window) → under the write gate (shared)

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Shared set-up of the engine benchmarks: directories, TSBS data, deleting afterwards. */
-final class EngineBench {
+public final class EngineBench {
 
     /** The flags the engine needs in a forked JVM (Arrow on JDK 25; native lz4/zstd). */
     static final String[] JVM_FLAGS = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
@@ -26,12 +26,12 @@ final class EngineBench {
     private EngineBench() {
     }
 
-    static Path newDirectory(String prefix) throws IOException {
+    public static Path newDirectory(String prefix) throws IOException {
         Path base = Path.of(System.getProperty("chronix.bench.dir", System.getProperty("java.io.tmpdir")));
         return Files.createTempDirectory(base, prefix);
     }
 
-    static void delete(Path dir) throws IOException {
+    public static void delete(Path dir) throws IOException {
         if (dir == null || !Files.exists(dir)) {
             return;
         }
