@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * delete — the flush (nothing to write), the scan of the series' stored rows through the series
  * tables, the fsynced catalog record, the in-memory tombstone. Each measured call deletes another
  * series ({@code SingleShotTime}, one call per iteration), so every call finds 1,000 segments'
- * worth of points. {@code dryRun} counts the same without recording anything.
+ * worth of points. {@code dryRun…} counts the same without recording anything (repeatedly for one
+ * series, and single-shot for another series each call, as the delete is measured).
  */
 @State(Scope.Benchmark)
 @Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
@@ -87,6 +88,20 @@ public class DeleteBenchmark {
         DeleteResult r = engine.deleteSeries("cpu", Map.of("host", "host_" + next++));
         if (r.pointsDeleted() != segments) {
             throw new IllegalStateException("expected " + segments + " points deleted, got " + r.pointsDeleted());
+        }
+        return r;
+    }
+
+    /** The dry run measured like {@link #deleteOneSeries}: one call per iteration, another series each time. */
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 5, batchSize = 1)
+    @Measurement(iterations = 20, batchSize = 1)
+    public DeleteResult dryRunOneSeriesSingleShot() {
+        DeleteResult r = engine.delete().measurement("cpu").tag("host", "host_" + next++).dryRun().execute();
+        if (r.pointsDeleted() != segments) {
+            throw new IllegalStateException("expected " + segments + " points counted, got " + r.pointsDeleted());
         }
         return r;
     }
