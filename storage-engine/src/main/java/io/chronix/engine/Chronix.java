@@ -37,6 +37,7 @@ import io.chronix.engine.read.RowMask;
 import io.chronix.engine.read.RowMerger;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.SegmentPassThrough;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
@@ -427,11 +428,25 @@ public final class Chronix implements AutoCloseable {
      *     unknown measurement answers no batch, with a schema of {@code time} only)
      */
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
-        return scan(request, allocator, true);
+        return scan(request, allocator, false, true);
     }
 
-    /** {@link #scan(ScanRequest, BufferAllocator)}; without {@code memtables} only what segments hold. */
-    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean memtables) {
+    /**
+     * {@link #scan} without the order: the same rows (each (series, time) once, last write wins
+     * field by field), in batches whose order — across batches, and across series within one — is
+     * unspecified. For consumers that reorder anyway, such as SQL. It is much cheaper where the data
+     * is settled: a segment whose rows in the range overlap no other segment's and no memtable's in
+     * time cannot have them overwritten, so its decoded batches are the answer as they are ({@link
+     * SegmentPassThrough}: filtered, projected, moved over without a copy where every row passes, and
+     * no column decoded that the answer and the predicates do not need). The other sources — and a
+     * segment a tombstone applies to — go through the row merge as in {@link #scan}.
+     */
+    public ScanResult scanUnordered(ScanRequest request, BufferAllocator allocator) {
+        return scan(request, allocator, true, true);
+    }
+
+    /** Without {@code memtables}, only what segments hold (a delete's count of stored rows). */
+    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, boolean memtables) {
         ensureOpen();
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
@@ -476,6 +491,15 @@ public final class Chronix implements AutoCloseable {
             }
         }
         List<SegmentEntry> segments = metadata.candidates(request.measurement(), from, to, request.tags());
+        List<SegmentEntry> settled = anyOrder ? settledSegments(segments, frozens, actives, from, to) : List.of();
+        if (!settled.isEmpty() && tombstones.size() > 0) {
+            settled = new ArrayList<>(settled);
+            settled.removeIf(tombstones::touches); // masked rows need the merge's series runs
+        }
+        if (!settled.isEmpty()) {
+            segments = new ArrayList<>(segments);
+            segments.removeAll(settled);
+        }
 
         List<String> segmentColumns = new ArrayList<>();
         segmentColumns.add(Column.TIME);
@@ -521,8 +545,78 @@ public final class Chronix implements AutoCloseable {
                 }
             }
         }
-        List<VectorSchemaRoot> batches = merger.finish(output, allocator, SCAN_BATCH_ROWS);
-        return new ScanResult(MeasurementSchema.toArrow(output), batches);
+        List<VectorSchemaRoot> batches = new ArrayList<>();
+        try (SegmentPassThrough pass = new SegmentPassThrough(output, request.tags(), from, to, allocator)) {
+            if (!settled.isEmpty()) {
+                List<String> projection = SegmentPassThrough.projection(output, request.tags());
+                for (SegmentEntry e : settled) {
+                    List<String> present = new ArrayList<>();
+                    for (String c : projection) {
+                        if (c.equals(Column.TIME) || e.column(c) != null) {
+                            present.add(c);
+                        }
+                    }
+                    try {
+                        store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, pass::add);
+                    } catch (RuntimeException ex) {
+                        if (lifecycle.isLive(e)) {
+                            throw ex;
+                        }
+                    }
+                }
+            }
+            if (merger.collected() > 0 || settled.isEmpty()) {
+                batches.addAll(merger.finish(output, allocator, SCAN_BATCH_ROWS));
+            }
+            batches.addAll(0, pass.takeBatches());
+        } catch (RuntimeException e) {
+            batches.forEach(VectorSchemaRoot::close);
+            throw e;
+        }
+        return new ScanResult(MeasurementSchema.toArrow(output), batches, settled.size());
+    }
+
+    /**
+     * The candidate segments whose rows in {@code [from, to]} no other source can overwrite: their
+     * time range, clipped to the scan's, overlaps no other candidate's and no non-empty memtable's.
+     */
+    private static List<SegmentEntry> settledSegments(List<SegmentEntry> segments, List<Memtable> frozens, List<Memtable> actives,
+            long from, long to) {
+        int n = segments.size();
+        if (n == 0) {
+            return List.of();
+        }
+        long[][] busy = new long[n][];
+        for (int i = 0; i < n; i++) {
+            SegmentEntry e = segments.get(i);
+            busy[i] = new long[] {Math.max(from, e.minTime()), Math.min(to, e.maxTime()), i};
+        }
+        java.util.Arrays.sort(busy, (a, b) -> Long.compare(a[0], b[0]));
+        List<long[]> memtables = new ArrayList<>();
+        for (List<Memtable> tier : List.of(frozens, actives)) {
+            for (Memtable m : tier) {
+                if (!m.isEmpty() && m.maxTime() >= from && m.minTime() <= to) {
+                    memtables.add(new long[] {Math.max(from, m.minTime()), Math.min(to, m.maxTime())});
+                }
+            }
+        }
+        List<SegmentEntry> settled = new ArrayList<>();
+        long endBefore = Long.MIN_VALUE; // the furthest end of the intervals sorted before k
+        for (int k = 0; k < n; k++) {
+            long lo = busy[k][0];
+            long hi = busy[k][1];
+            // sorted by start: the next interval starts first of all later ones
+            boolean alone = (k == 0 || endBefore < lo) && (k == n - 1 || busy[k + 1][0] > hi);
+            endBefore = Math.max(endBefore, hi);
+            for (long[] m : memtables) {
+                alone &= m[1] < lo || m[0] > hi;
+            }
+            if (alone) {
+                settled.add(segments.get((int) busy[k][2]));
+            }
+        }
+        settled.sort(java.util.Comparator.comparingLong(SegmentEntry::minTime));
+        return settled;
     }
 
     /**
@@ -754,7 +848,7 @@ public final class Chronix implements AutoCloseable {
 
         @Override
         public ScanResult scanSegments(ScanRequest request, BufferAllocator allocator) {
-            return scan(request, allocator, false);
+            return scan(request, allocator, false, false);
         }
 
         @Override

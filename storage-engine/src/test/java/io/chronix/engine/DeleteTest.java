@@ -86,6 +86,29 @@ class DeleteTest {
     }
 
     @Test
+    void theUnorderedScanMasksDeletedRowsToo() {
+        try (Chronix c = fx.open(dir.resolve("ns"))) {
+            c.write(cpu(2, 10, 0));
+            c.flush();
+            c.write(cpu(2, 10, 10));
+            c.flush();
+            c.write(cpu(2, 10, 20));
+            c.flush(); // three segments, disjoint in time: all settled, passed through unmerged
+            c.delete().measurement("cpu").tag("host", "h0").range(T0 + 5 * SECOND, T0 + 14 * SECOND).execute();
+            List<String> ordered = new java.util.ArrayList<>(fx.rows(c, ScanRequest.all("cpu")));
+            List<String> unordered;
+            try (var r = c.scanUnordered(ScanRequest.all("cpu"), fx.allocator)) {
+                unordered = new java.util.ArrayList<>(EngineFixture.render(r));
+                assertThat(r.settledSegments()).as("the untouched segment still goes the fast way").isEqualTo(1);
+            }
+            assertThat(ordered).hasSize(60 - 10);
+            java.util.Collections.sort(ordered);
+            java.util.Collections.sort(unordered);
+            assertThat(unordered).isEqualTo(ordered);
+        }
+    }
+
+    @Test
     void theTombstoneEndsAtTheNewestStoredPointSoALaterWriteOfTheSeriesSurvives() {
         try (Chronix c = fx.open(dir.resolve("ns"))) {
             c.write(cpu(1, 10, 0));

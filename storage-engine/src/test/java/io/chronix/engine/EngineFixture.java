@@ -53,6 +53,17 @@ final class EngineFixture implements AutoCloseable {
         }
     }
 
+    /** {@link Chronix#scanUnordered}'s rows, rendered like {@link #rows}; the order is not part of the answer. */
+    List<String> rowsUnordered(Chronix engine, ScanRequest request) {
+        try (ScanResult r = engine.scanUnordered(request, allocator)) {
+            settledSegments += r.settledSegments();
+            return render(r);
+        }
+    }
+
+    /** Segments {@link #rowsUnordered} saw answered without the row merge, so far. */
+    long settledSegments;
+
     static List<String> render(ScanResult r) {
         List<String> out = new ArrayList<>();
         for (VectorSchemaRoot b : r.batches()) {

@@ -22,8 +22,9 @@ public record EngineTables(Chronix engine) implements SqlQuery.Tables {
         return engine.schema(measurement);
     }
 
+    /** Unordered: DuckDB does not need the engine's row order, and settled segments then skip the row merge. */
     @Override
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
-        return engine.scan(request, allocator);
+        return engine.scanUnordered(request, allocator);
     }
 }

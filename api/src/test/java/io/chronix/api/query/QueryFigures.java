@@ -78,7 +78,13 @@ public final class QueryFigures {
 
             System.out.println("| query | rows out | rows scanned | median ms | p25–p75 ms | min–max ms |");
             System.out.println("|---|---:|---:|---:|---:|---:|");
+            // -Dchronix.figures.only=label,label runs only those (e.g. under a profiler)
+            String only = System.getProperty("chronix.figures.only");
+            java.util.function.Predicate<String> wanted = label -> only == null || List.of(only.split(",")).contains(label);
             for (Map.Entry<String, String> e : extra.entrySet()) {
+                if (!wanted.test(e.getKey())) {
+                    continue;
+                }
                 List<String> sqls = new ArrayList<>();
                 for (int i = 0; i < runs + warmup; i++) {
                     sqls.add(e.getValue());
@@ -87,6 +93,9 @@ public final class QueryFigures {
             }
             QueryPlanner planner = new QueryPlanner(data, 7);
             for (QueryKind k : QueryKind.all()) {
+                if (!wanted.test(k.label())) {
+                    continue;
+                }
                 List<QueryInstance> instances = planner.plan(List.of(k), runs + warmup);
                 Map<QueryInstance, ResultTable> reference = ReferenceEvaluator.evaluate(data, instances.subList(0, 1));
                 List<String> sqls = instances.stream().map(dialect::render).toList();

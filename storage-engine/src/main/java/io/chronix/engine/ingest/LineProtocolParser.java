@@ -51,16 +51,6 @@ public final class LineProtocolParser {
     private static final int MEASUREMENT = 0;
     private static final int KEY = 1;
     private static final int STRING = 2;
-    private static final long MAX_SAFE_MANTISSA = 1L << 53;
-    private static final double[] POW10 = new double[23];
-
-    static {
-        double p = 1;
-        for (int i = 0; i < POW10.length; i++) {
-            POW10[i] = p;
-            p *= 10;
-        }
-    }
 
     // the input of the running call
     private byte[] b;
@@ -93,6 +83,10 @@ public final class LineProtocolParser {
     private long timestamp;
 
     private byte[] unescaped = new byte[256];
+    private final TokenIds measurementIds = new TokenIds(1);
+    private TokenIds tagKeyIds = new TokenIds(16);
+    private TokenIds tagValueIds = new TokenIds(16);
+    private TokenIds fieldNameIds = new TokenIds(16);
     private int[] pointLines = new int[256];
     private int points;
     private List<LineError> errors;
@@ -122,6 +116,10 @@ public final class LineProtocolParser {
         this.errors = new ArrayList<>();
         this.rejected = 0;
         this.points = 0;
+        measurementIds.clear(); // ids and offsets belong to the previous call's builder and buffer
+        tagKeyIds.clear();
+        tagValueIds.clear();
+        fieldNameIds.clear();
         long unit = precision.nanos();
         long defaultTs = Math.floorDiv(receiptNanos, unit) * unit;
         int lines = 0;
@@ -486,7 +484,7 @@ public final class LineProtocolParser {
         long acc = 0;
         boolean overflow = false;
         long mant = 0;
-        int mantDigits = 0;   // significant digits in mant (leading zeros skipped)
+        int mantDigits = 0;   // significant digits in mant (leading zeros skipped); 19 fit in 64 unsigned bits
         int dropped = 0;      // integer digits beyond what mant can hold
         boolean truncated = false;
         while (i < eol && b[i] >= '0' && b[i] <= '9') {
@@ -496,7 +494,7 @@ public final class LineProtocolParser {
             } else {
                 acc = acc * 10 + d;
             }
-            if (mantDigits < 18) {
+            if (mantDigits < 19) {
                 if (mant != 0 || d != 0) {
                     mant = mant * 10 + d;
                     mantDigits++;
@@ -548,7 +546,7 @@ public final class LineProtocolParser {
             int f0 = i;
             while (i < eol && b[i] >= '0' && b[i] <= '9') {
                 int d = b[i] - '0';
-                if (mantDigits < 18) {
+                if (mantDigits < 19) {
                     if (mant != 0 || d != 0) {
                         mant = mant * 10 + d;
                         mantDigits++;
@@ -594,14 +592,9 @@ public final class LineProtocolParser {
             fail(i, "expected ',' or ' ' after the number (integers end in i, unsigned in u)");
             return -1;
         }
-        double v;
-        int e10 = exp - fracDigits + dropped;
-        if (!truncated && mant < MAX_SAFE_MANTISSA && e10 >= -22 && e10 <= 22) {
-            // Clinger's fast path: both operands exact, one correctly rounded operation
-            v = e10 >= 0 ? mant * POW10[e10] : mant / POW10[-e10];
-        } else if (mant == 0) {
-            v = 0;
-        } else {
+        // mant holds the first 19 significant digits (unsigned); with more, only the exact parser can round right
+        double v = truncated && mant != 0 ? Double.NaN : DecimalToDouble.of(mant, exp - fracDigits + dropped);
+        if (Double.isNaN(v)) {
             v = Math.abs(Double.parseDouble(new String(b, s, i - s, StandardCharsets.ISO_8859_1)));
         }
         if (Double.isInfinite(v)) {
@@ -699,15 +692,20 @@ public final class LineProtocolParser {
     // ------------------------------------------------------------------------------ into the batch
 
     private void emit(PointBatch.Builder into) {
-        int m = intern(into, mOff, mLen, mEsc, MEASUREMENT);
+        if (tagCount > tagKeyIds.length || fieldCount > fieldNameIds.length) {
+            tagKeyIds = tagKeyIds.grow(2 * tagCount);
+            tagValueIds = tagValueIds.grow(2 * tagCount);
+            fieldNameIds = fieldNameIds.grow(2 * fieldCount);
+        }
+        int m = measurementIds.intern(this, into, 0, mOff, mLen, mEsc, MEASUREMENT);
         into.beginPoint(m, timestamp);
         for (int t = 0; t < tagCount; t++) {
-            int key = intern(into, tkOff[t], tkLen[t], (tagEsc[t] & 1) != 0, KEY);
-            int value = intern(into, tvOff[t], tvLen[t], (tagEsc[t] & 2) != 0, KEY);
+            int key = tagKeyIds.intern(this, into, t, tkOff[t], tkLen[t], (tagEsc[t] & 1) != 0, KEY);
+            int value = tagValueIds.intern(this, into, t, tvOff[t], tvLen[t], (tagEsc[t] & 2) != 0, KEY);
             into.tag(key, value);
         }
         for (int f = 0; f < fieldCount; f++) {
-            int name = intern(into, fkOff[f], fkLen[f], fkEsc[f], KEY);
+            int name = fieldNameIds.intern(this, into, f, fkOff[f], fkLen[f], fkEsc[f], KEY);
             FieldType type = FieldType.ofCode(fType[f]);
             long bits = type == FieldType.STRING ? intern(into, fvOff[f], fvLen[f], fvEsc[f], STRING) : fBits[f];
             into.field(name, type, bits);
@@ -746,6 +744,48 @@ public final class LineProtocolParser {
 
     private boolean sameBytes(int a, int aLen, int c, int cLen) {
         return Arrays.equals(b, a, a + aLen, b, c, c + cLen);
+    }
+
+    /**
+     * The dictionary ids of the previous line's tokens, by position (the n-th tag key, the n-th
+     * field name, …). Lines of one request usually repeat their keys, and often their values, in the
+     * same order, so comparing a token's bytes with the previous line's token at its position
+     * (a vectorised mismatch) answers most lookups without hashing. Equal raw bytes mean an equal
+     * unescaped string, so the id is right whatever the escapes.
+     */
+    private static final class TokenIds {
+        final int[] off;
+        final int[] len;
+        final int[] id;
+        final int length;
+
+        TokenIds(int n) {
+            off = new int[n];
+            len = new int[n];
+            id = new int[n];
+            length = n;
+            Arrays.fill(off, -1);
+        }
+
+        TokenIds grow(int n) {
+            return new TokenIds(Math.max(n, length));
+        }
+
+        void clear() {
+            Arrays.fill(off, -1);
+        }
+
+        int intern(LineProtocolParser p, PointBatch.Builder into, int slot, int tokenOff, int tokenLen, boolean escaped, int kind) {
+            int o = off[slot];
+            if (o >= 0 && len[slot] == tokenLen && Arrays.equals(p.b, o, o + tokenLen, p.b, tokenOff, tokenOff + tokenLen)) {
+                return id[slot];
+            }
+            int i = p.intern(into, tokenOff, tokenLen, escaped, kind);
+            off[slot] = tokenOff;
+            len[slot] = tokenLen;
+            id[slot] = i;
+            return i;
+        }
     }
 
     private int intern(PointBatch.Builder into, int off, int len, boolean escaped, int kind) {

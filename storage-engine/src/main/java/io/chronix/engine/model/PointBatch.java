@@ -339,6 +339,11 @@ public final class PointBatch {
         private long[] fieldValues = new long[32];
 
         private boolean open;
+        private final KeyOrder tagOrder = new KeyOrder();
+        private final KeyOrder fieldOrder = new KeyOrder();
+        private int[] scratchIds = new int[32];
+        private int[] scratchIds2 = new int[32];
+        private long[] scratchBits = new long[32];
 
         private Builder() {
         }
@@ -563,6 +568,8 @@ public final class PointBatch {
             }
             Arrays.fill(strings, 0, stringCount, null);
             stringCount = 0;
+            tagOrder.forget(); // ids mean other strings after a reset
+            fieldOrder.forget();
             size = 0;
             tagCount = 0;
             fieldCount = 0;
@@ -590,49 +597,98 @@ public final class PointBatch {
             return stringCount++;
         }
 
-        // Insertion sorts: a point has a handful of tags and fields, where this beats anything fancier
-        // and allocates nothing.
+        // A point has a handful of tags and fields, so an insertion sort of their order beats anything
+        // fancier and allocates nothing; and since the points of one request usually name the same
+        // keys in the same order, the order found for one point is kept and reused by the next.
         private void sortTags(int from, int to) {
-            for (int i = from + 1; i < to; i++) {
-                int k = tagKeys[i];
-                int v = tagValues[i];
-                int j = i - 1;
-                while (j >= from && strings[tagKeys[j]].compareTo(strings[k]) > 0) {
-                    tagKeys[j + 1] = tagKeys[j];
-                    tagValues[j + 1] = tagValues[j];
-                    j--;
-                }
-                tagKeys[j + 1] = k;
-                tagValues[j + 1] = v;
+            int n = to - from;
+            if (n < 2) {
+                return;
             }
-            for (int i = from + 1; i < to; i++) {
-                if (tagKeys[i] == tagKeys[i - 1]) {
-                    throw new IllegalArgumentException("duplicate tag key: " + strings[tagKeys[i]]);
-                }
+            int[] perm = tagOrder.of(tagKeys, from, to, strings, "duplicate tag key: ");
+            if (scratchIds.length < n) {
+                scratchIds = new int[n * 2];
+                scratchIds2 = new int[n * 2];
             }
+            for (int i = 0; i < n; i++) {
+                scratchIds[i] = tagKeys[from + perm[i]];
+                scratchIds2[i] = tagValues[from + perm[i]];
+            }
+            System.arraycopy(scratchIds, 0, tagKeys, from, n);
+            System.arraycopy(scratchIds2, 0, tagValues, from, n);
         }
 
         private void sortFields(int from, int to) {
-            for (int i = from + 1; i < to; i++) {
-                int n = fieldNames[i];
-                byte t = fieldTypes[i];
-                long v = fieldValues[i];
+            int n = to - from;
+            if (n < 2) {
+                return;
+            }
+            int[] perm = fieldOrder.of(fieldNames, from, to, strings, "duplicate field name: ");
+            if (scratchIds.length < n) {
+                scratchIds = new int[n * 2];
+                scratchIds2 = new int[n * 2];
+            }
+            if (scratchBits.length < n) {
+                scratchBits = new long[n * 2];
+            }
+            for (int i = 0; i < n; i++) {
+                scratchIds[i] = fieldNames[from + perm[i]];
+                scratchIds2[i] = fieldTypes[from + perm[i]];
+                scratchBits[i] = fieldValues[from + perm[i]];
+            }
+            System.arraycopy(scratchIds, 0, fieldNames, from, n);
+            for (int i = 0; i < n; i++) {
+                fieldTypes[from + i] = (byte) scratchIds2[i];
+            }
+            System.arraycopy(scratchBits, 0, fieldValues, from, n);
+        }
+    }
+
+    /**
+     * The canonical order of one point's keys, remembered for the next point: {@code perm[i]} is the
+     * position, among the keys as given, of the i-th key in name order.
+     */
+    private static final class KeyOrder {
+        private int[] given = new int[16];
+        private int[] perm = new int[16];
+        private int n = -1;
+
+        /** The order of {@code ids[from, to)} by name; refuses a duplicate (naming it with {@code what}). */
+        int[] of(int[] ids, int from, int to, String[] strings, String what) {
+            int len = to - from;
+            if (len == n && Arrays.equals(ids, from, to, given, 0, n)) {
+                return perm; // the same keys in the same order as last time: sorted before, no duplicate
+            }
+            n = -1;
+            if (perm.length < len) {
+                perm = new int[len * 2];
+                given = new int[len * 2];
+            }
+            for (int i = 0; i < len; i++) {
+                perm[i] = i;
+            }
+            for (int i = 1; i < len; i++) {
+                int k = perm[i];
+                String key = strings[ids[from + k]];
                 int j = i - 1;
-                while (j >= from && strings[fieldNames[j]].compareTo(strings[n]) > 0) {
-                    fieldNames[j + 1] = fieldNames[j];
-                    fieldTypes[j + 1] = fieldTypes[j];
-                    fieldValues[j + 1] = fieldValues[j];
+                while (j >= 0 && strings[ids[from + perm[j]]].compareTo(key) > 0) {
+                    perm[j + 1] = perm[j];
                     j--;
                 }
-                fieldNames[j + 1] = n;
-                fieldTypes[j + 1] = t;
-                fieldValues[j + 1] = v;
+                perm[j + 1] = k;
             }
-            for (int i = from + 1; i < to; i++) {
-                if (fieldNames[i] == fieldNames[i - 1]) {
-                    throw new IllegalArgumentException("duplicate field name: " + strings[fieldNames[i]]);
+            for (int i = 1; i < len; i++) {
+                if (ids[from + perm[i]] == ids[from + perm[i - 1]]) {
+                    throw new IllegalArgumentException(what + strings[ids[from + perm[i]]]);
                 }
             }
+            System.arraycopy(ids, from, given, 0, len);
+            n = len;
+            return perm;
+        }
+
+        void forget() {
+            n = -1;
         }
     }
 }

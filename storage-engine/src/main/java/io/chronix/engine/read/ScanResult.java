@@ -6,17 +6,33 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import java.util.List;
 
 /**
- * The answer of a scan: Arrow record batches, all of {@link #schema()}, rows series by series and
- * in time order within a series. The caller owns the batches and closes them with this result.
+ * The answer of a scan: Arrow record batches, all of {@link #schema()}; for an ordered scan rows
+ * come series by series and in time order within a series. The caller owns the batches and closes them with this result.
  */
 public final class ScanResult implements AutoCloseable {
 
     private final Schema schema;
     private final List<VectorSchemaRoot> batches;
 
+    private final int settledSegments;
+
     public ScanResult(Schema schema, List<VectorSchemaRoot> batches) {
+        this(schema, batches, 0);
+    }
+
+    /** @param settledSegments segments whose batches were handed on without the row merge */
+    public ScanResult(Schema schema, List<VectorSchemaRoot> batches, int settledSegments) {
         this.schema = schema;
         this.batches = List.copyOf(batches);
+        this.settledSegments = settledSegments;
+    }
+
+    /**
+     * How many segments answered without the row merge ({@link SegmentPassThrough}); always 0 for
+     * an ordered scan.
+     */
+    public int settledSegments() {
+        return settledSegments;
     }
 
     public Schema schema() {

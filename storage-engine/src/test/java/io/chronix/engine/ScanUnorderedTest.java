@@ -1,0 +1,161 @@
+package io.chronix.engine;
+
+import io.chronix.engine.model.PointBatch;
+import io.chronix.engine.read.ScanRequest;
+import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.TagPredicate;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.chronix.engine.EngineFixture.SECOND;
+import static io.chronix.engine.EngineFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link Chronix#scanUnordered}: which segments skip the row merge (only those no other source can
+ * overwrite), and that the answer is {@link Chronix#scan}'s, row for row, whichever path a segment
+ * takes. The model-based property test ({@code ReadsAgreeWithModelPropertyTest}) covers random data;
+ * these pin the cases one by one.
+ */
+class ScanUnorderedTest {
+
+    @TempDir
+    Path dir;
+    final EngineFixture fx = new EngineFixture();
+    Chronix engine;
+
+    @AfterEach
+    void tearDown() {
+        if (engine != null) {
+            engine.close();
+        }
+        fx.close();
+    }
+
+    private void open() {
+        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100));
+    }
+
+    /** {@code hosts} hosts, one point each per second over {@code [start, start + seconds)}. */
+    private void write(long start, int seconds, int hosts, boolean withLoad) {
+        PointBatch.Builder b = PointBatch.builder();
+        for (int s = 0; s < seconds; s++) {
+            for (int h = 0; h < hosts; h++) {
+                b.beginPoint("cpu", start + s * SECOND).tag("host", "h" + h).tag("dc", h % 2 == 0 ? "east" : "west")
+                        .floatField("usage", s * 10 + h);
+                if (withLoad) {
+                    b.integerField("load", s);
+                }
+                b.endPoint();
+            }
+        }
+        engine.write(b.build());
+    }
+
+    private ScanResultRows both(ScanRequest request) {
+        List<String> ordered = fx.rows(engine, request);
+        try (ScanResult r = engine.scanUnordered(request, fx.allocator)) {
+            List<String> unordered = EngineFixture.render(r);
+            List<String> a = new ArrayList<>(ordered);
+            List<String> b = new ArrayList<>(unordered);
+            a.sort(null);
+            b.sort(null);
+            assertThat(b).as("unordered rows equal ordered rows for %s", request).isEqualTo(a);
+            List<List<String>> columns = new ArrayList<>();
+            for (VectorSchemaRoot batch : r.batches()) {
+                columns.add(batch.getSchema().getFields().stream().map(f -> f.getName()).toList());
+            }
+            return new ScanResultRows(ordered.size(), r.settledSegments(), columns);
+        }
+    }
+
+    private record ScanResultRows(int rows, int settled, List<List<String>> batchColumns) {
+    }
+
+    @Test
+    void segmentsOfDistinctShardsSkipTheMerge() {
+        open();
+        write(T0, 60, 4, false);
+        write(T0 + 600 * SECOND, 60, 4, false);
+        engine.flush();
+        ScanResultRows all = both(ScanRequest.all("cpu"));
+        assertThat(all.rows()).isEqualTo(480);
+        assertThat(all.settled()).isEqualTo(2);
+        ScanResultRows filtered = both(ScanRequest.all("cpu").withTimeRange(T0 + 30 * SECOND, T0 + 630 * SECOND)
+                .withTags(new TagPredicate.In("host", java.util.Set.of("h1", "h3"))));
+        assertThat(filtered.rows()).isEqualTo(2 * 30 + 2 * 31);
+        assertThat(filtered.settled()).isEqualTo(2);
+    }
+
+    @Test
+    void overlappingSegmentsOfOneShardAreMerged() {
+        open();
+        write(T0, 60, 4, false);
+        engine.flush();
+        write(T0 + 30 * SECOND, 60, 4, false); // overwrites the second half of the first segment
+        engine.flush();
+        ScanResultRows all = both(ScanRequest.all("cpu"));
+        assertThat(all.rows()).isEqualTo(90 * 4);
+        assertThat(all.settled()).isZero();
+        // a range touching only the first segment's own part: the second segment is pruned, the first is alone
+        ScanResultRows early = both(ScanRequest.all("cpu").withTimeRange(T0, T0 + 29 * SECOND));
+        assertThat(early.rows()).isEqualTo(30 * 4);
+        assertThat(early.settled()).isEqualTo(1);
+    }
+
+    @Test
+    void aSegmentOverlappingTheMemtableIsMergedAndOneThatDoesNotIsNot() {
+        open();
+        write(T0, 60, 4, false);
+        write(T0 + 600 * SECOND, 60, 4, false);
+        engine.flush();
+        write(T0 + 610 * SECOND, 5, 4, false); // memtable overwrites inside the second segment
+        ScanResultRows all = both(ScanRequest.all("cpu"));
+        assertThat(all.rows()).isEqualTo(480);
+        assertThat(all.settled()).isEqualTo(1);
+    }
+
+    @Test
+    void aFieldAddedLaterIsNullInOlderSegmentsAndAnswersWithoutTagsDecodeOnlyTime() {
+        open();
+        write(T0, 10, 2, false);
+        engine.flush();
+        write(T0 + 600 * SECOND, 10, 2, true);
+        engine.flush();
+        ScanResultRows all = both(ScanRequest.all("cpu"));
+        assertThat(all.settled()).isEqualTo(2);
+        assertThat(all.batchColumns()).allSatisfy(cols -> assertThat(cols).containsExactly("time", "dc", "host", "load", "usage"));
+        List<String> rows = fx.rowsUnordered(engine, ScanRequest.all("cpu").withColumns("load").withTimeRange(T0, T0));
+        assertThat(rows).containsExactlyInAnyOrder("load=<null>", "load=<null>");
+        ScanResultRows timeOnly = both(ScanRequest.all("cpu").withColumns("time"));
+        assertThat(timeOnly.rows()).isEqualTo(40);
+        assertThat(timeOnly.batchColumns()).allSatisfy(cols -> assertThat(cols).containsExactly("time"));
+    }
+
+    @Test
+    void isNullAndEqualityPredicatesFilterSettledRows() {
+        open();
+        PointBatch.Builder b = PointBatch.builder();
+        for (int s = 0; s < 20; s++) {
+            b.beginPoint("cpu", T0 + s * SECOND).tag("host", "a").floatField("usage", s).endPoint();
+            b.beginPoint("cpu", T0 + s * SECOND).tag("host", "b").tag("dc", "east").floatField("usage", s).endPoint();
+        }
+        engine.write(b.build());
+        engine.flush();
+        ScanResultRows noDc = both(ScanRequest.all("cpu").withTags(new TagPredicate.IsNull("dc")));
+        assertThat(noDc.rows()).isEqualTo(20);
+        assertThat(noDc.settled()).isEqualTo(1);
+        ScanResultRows east = both(ScanRequest.all("cpu").withTags(new TagPredicate.Eq("dc", "east"))
+                .withTimeRange(T0 + 5 * SECOND, T0 + 9 * SECOND));
+        assertThat(east.rows()).isEqualTo(5);
+        ScanResultRows none = both(ScanRequest.all("cpu").withTags(new TagPredicate.Eq("dc", "west")));
+        assertThat(none.rows()).isZero();
+    }
+}
