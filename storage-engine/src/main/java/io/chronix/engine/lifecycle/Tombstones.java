@@ -120,6 +120,41 @@ public final class Tombstones {
         return tuple -> ranges.get(Arrays.asList(tuple));
     }
 
+    /**
+     * The deleted timestamps of one series in one input segment, for a merge that drops them
+     * inline (compaction's {@code DeletedRows}): a test on a row's time, or {@code null} if no row
+     * of the series in {@code input} is deleted.
+     *
+     * @param tagValues the series' values for {@code tagNames}, {@code null} where it has no such tag
+     */
+    public java.util.function.LongPredicate deletedTimes(SegmentEntry input, List<String> tagNames, List<String> tagValues) {
+        long[] ranges = null;
+        for (TombstoneEntry t : byMeasurement.getOrDefault(input.measurement(), List.of())) {
+            if (t.appliesTo(input.id()) && sameSeries(t, tagNames, tagValues)) {
+                ranges = ranges == null ? new long[] {t.start(), t.end()} : concat(ranges, new long[] {t.start(), t.end()});
+            }
+        }
+        if (ranges == null) {
+            return null;
+        }
+        long[] r = ranges;
+        return time -> RowMask.covered(r, time);
+    }
+
+    private static boolean sameSeries(TombstoneEntry t, List<String> tagNames, List<String> tagValues) {
+        int present = 0;
+        for (int i = 0; i < tagNames.size(); i++) {
+            String v = tagValues.get(i);
+            if (v != null) {
+                present++;
+                if (!v.equals(t.tags().get(tagNames.get(i)))) {
+                    return false;
+                }
+            }
+        }
+        return present == t.tags().size();
+    }
+
     private static long[] concat(long[] a, long[] b) {
         long[] c = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, c, a.length, b.length);
