@@ -15,11 +15,28 @@ import java.util.Set;
  *
  * @param columns the columns to read; empty means every column
  */
-public record ScanPlan(String measurement, long from, long to, List<TagPredicate> tags, Set<String> columns) {
+public record ScanPlan(String measurement, long from, long to, List<TagPredicate> tags, Set<String> columns, boolean newestOnly) {
 
+    /**
+     * @param newestOnly every reference keeps only each series' newest row (the lastpoint shape,
+     *     see {@link StatementAnalysis}), so a table of those rows answers the same
+     */
     public ScanPlan {
         tags = List.copyOf(tags);
         columns = Set.copyOf(columns);
+    }
+
+    public ScanPlan(String measurement, long from, long to, List<TagPredicate> tags, Set<String> columns) {
+        this(measurement, from, to, tags, columns, false);
+    }
+
+    public ScanPlan withColumns(Set<String> names) {
+        return new ScanPlan(measurement, from, to, tags, names, newestOnly);
+    }
+
+    /** This plan, for a statement that keeps only each series' newest row. */
+    public ScanPlan keepingNewestOnly() {
+        return new ScanPlan(measurement, from, to, tags, columns, true);
     }
 
     public static ScanPlan everything(String measurement) {
@@ -46,13 +63,14 @@ public record ScanPlan(String measurement, long from, long to, List<TagPredicate
             cols = new LinkedHashSet<>(columns);
             cols.addAll(other.columns);
         }
+        boolean newest = newestOnly && other.newestOnly;
         if (empty()) {
-            return new ScanPlan(measurement, other.from, other.to, other.empty() ? common : other.tags, cols);
+            return new ScanPlan(measurement, other.from, other.to, other.empty() ? common : other.tags, cols, newest);
         }
         if (other.empty()) {
-            return new ScanPlan(measurement, from, to, tags, cols);
+            return new ScanPlan(measurement, from, to, tags, cols, newest);
         }
-        return new ScanPlan(measurement, Math.min(from, other.from), Math.max(to, other.to), common, cols);
+        return new ScanPlan(measurement, Math.min(from, other.from), Math.max(to, other.to), common, cols, newest);
     }
 
     /** The engine request; an empty range still asks for one timestamp so the schema comes back. */

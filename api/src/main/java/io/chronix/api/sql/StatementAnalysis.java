@@ -104,7 +104,7 @@ public final class StatementAnalysis {
         a.collect(statements.get(0));
         a.walk(statements.get(0));
         if (a.everyColumn) {
-            a.plans.replaceAll((m, p) -> new ScanPlan(m, p.from(), p.to(), p.tags(), Set.of()));
+            a.plans.replaceAll((m, p) -> p.withColumns(Set.of()));
         } else {
             a.plans.replaceAll((m, p) -> p.columns().isEmpty() ? p : a.projected(p));
         }
@@ -159,7 +159,13 @@ public final class StatementAnalysis {
         if ("SELECT_NODE".equals(node.path("type").asString(""))) {
             JsonNode from = node.path("from_table");
             if ("BASE_TABLE".equals(from.path("type").asString(""))) {
-                resolve(from).ifPresent(m -> pushed.put(from, pushdown(m, from, node.path("where_clause"))));
+                resolve(from).ifPresent(m -> {
+                    ScanPlan plan = pushdown(m, from, node.path("where_clause"));
+                    if (plan.to() == Long.MAX_VALUE && newestPerSeries(node, m, from)) {
+                        plan = plan.keepingNewestOnly();
+                    }
+                    pushed.put(from, plan);
+                });
             }
         }
         if ("BASE_TABLE".equals(node.path("type").asString("")) && node.has("table_name")) {
@@ -177,9 +183,9 @@ public final class StatementAnalysis {
         }
         ScanPlan plan = pushed.getOrDefault(table, ScanPlan.everything(m.get()));
         if (table.path("column_name_alias").size() > 0) {
-            plan = new ScanPlan(plan.measurement(), plan.from(), plan.to(), plan.tags(), Set.of()); // positional renames
+            plan = plan.withColumns(Set.of()); // positional renames
         } else if (plan.columns().isEmpty() && !pushed.containsKey(table)) {
-            plan = new ScanPlan(plan.measurement(), plan.from(), plan.to(), plan.tags(), Set.of(Column.TIME)); // marks "projected"
+            plan = plan.withColumns(Set.of(Column.TIME)); // marks "projected"
         }
         plans.merge(m.get(), plan, ScanPlan::union);
         references.merge(m.get(), 1, Integer::sum);
@@ -301,7 +307,7 @@ public final class StatementAnalysis {
     private ScanPlan projected(ScanPlan p) {
         MeasurementSchema schema = schemas.apply(p.measurement()).orElse(null);
         if (schema == null) {
-            return new ScanPlan(p.measurement(), p.from(), p.to(), p.tags(), Set.of());
+            return p.withColumns(Set.of());
         }
         Set<String> cols = new LinkedHashSet<>();
         cols.add(Column.TIME);
@@ -313,7 +319,132 @@ public final class StatementAnalysis {
         for (TagPredicate t : p.tags()) {
             cols.add(t.key());
         }
-        return new ScanPlan(p.measurement(), p.from(), p.to(), p.tags(), cols);
+        return p.withColumns(cols);
+    }
+
+    /**
+     * Whether a SELECT over one measurement keeps, of each series, nothing but its newest row — the
+     * lastpoint shape {@code SELECT DISTINCT ON (tags) … FROM m [WHERE …] ORDER BY those tags, time
+     * DESC [, …] [LIMIT …]} — so that a table of each series' newest row gives the same answer as
+     * the whole measurement. Only when nothing looks at the other rows first: no grouping,
+     * aggregate, {@code HAVING}, {@code QUALIFY} or sample; a select list of plain columns or a
+     * plain {@code *}; every {@code WHERE} conjunct a tag predicate or a lower bound on {@code time}
+     * (a condition on a field, or an upper bound on time, could make an older row the one kept).
+     * The DISTINCT ON keys must be tags: the newest row of a group of series is the newest row of
+     * one of them.
+     */
+    private boolean newestPerSeries(JsonNode select, String measurement, JsonNode table) {
+        MeasurementSchema schema = schemas.apply(measurement).orElse(null);
+        if (schema == null || select.path("group_expressions").size() > 0 || select.path("group_sets").size() > 0
+                || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
+                || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))) {
+            return false;
+        }
+        String alias = table.path("alias").asString("");
+        String qualifier = alias.isEmpty() ? table.path("table_name").asString("") : alias;
+        for (JsonNode e : select.path("select_list")) {
+            String cls = e.path("class").asString("");
+            boolean plainStar = cls.equals("STAR") && e.path("replace_list").isEmpty() && e.path("exclude_list").isEmpty()
+                    && !present(e.path("expr")) && !e.path("columns").asBoolean(false);
+            if (!plainStar && !(cls.equals("COLUMN_REF") && column(e, qualifier, schema).isPresent())) {
+                return false;
+            }
+        }
+        JsonNode distinct = null;
+        JsonNode order = null;
+        for (JsonNode mod : select.path("modifiers")) {
+            switch (mod.path("type").asString("")) {
+                case "DISTINCT_MODIFIER" -> distinct = mod;
+                case "ORDER_MODIFIER" -> order = mod;
+                case "LIMIT_MODIFIER", "LIMIT_PERCENT_MODIFIER" -> {
+                    // applied to the chosen rows: the same rows either way
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        if (distinct == null || order == null) {
+            return false;
+        }
+        Set<String> keys = new HashSet<>();
+        for (JsonNode e : distinct.path("distinct_on_targets")) {
+            Optional<Column> c = column(e, qualifier, schema);
+            if (c.isEmpty() || c.get().kind() != Column.Kind.TAG) {
+                return false;
+            }
+            keys.add(c.get().name());
+        }
+        JsonNode orders = order.path("orders");
+        if (keys.isEmpty() || orders.size() < keys.size() + 1) {
+            return false;
+        }
+        Set<String> ordered = new HashSet<>();
+        for (int i = 0; i < keys.size(); i++) {
+            column(orders.get(i).path("expression"), qualifier, schema).ifPresent(c -> ordered.add(c.name()));
+        }
+        JsonNode byTime = orders.get(keys.size());
+        Optional<Column> time = column(byTime.path("expression"), qualifier, schema);
+        if (!ordered.equals(keys) || time.isEmpty() || time.get().kind() != Column.Kind.TIME
+                || !"DESCENDING".equals(byTime.path("type").asString(""))) {
+            return false;
+        }
+        List<JsonNode> conjuncts = new ArrayList<>();
+        flattenAnd(select.path("where_clause"), conjuncts);
+        for (JsonNode c : conjuncts) {
+            if (!tagOrTimeLowerBound(c, qualifier, schema)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean present(JsonNode n) {
+        return n != null && !n.isMissingNode() && !n.isNull();
+    }
+
+    /** A conjunct the newest-row table answers exactly: a tag predicate pushed into scans, or {@code time >(=) literal}. */
+    private boolean tagOrTimeLowerBound(JsonNode c, String qualifier, MeasurementSchema schema) {
+        String cls = c.path("class").asString("");
+        String type = c.path("type").asString("");
+        if (cls.equals("COMPARISON")) {
+            JsonNode left = c.path("left");
+            JsonNode right = c.path("right");
+            String op = type;
+            if (!isColumn(left) && isColumn(right)) {
+                JsonNode t = left;
+                left = right;
+                right = t;
+                op = flipped(op);
+            }
+            Optional<Column> col = column(left, qualifier, schema);
+            if (col.isEmpty() || op == null) {
+                return false;
+            }
+            if (col.get().kind() == Column.Kind.TIME) {
+                return (op.equals("COMPARE_GREATERTHAN") || op.equals("COMPARE_GREATERTHANOREQUALTO"))
+                        && timeRange(op, right)[0] != Long.MIN_VALUE;
+            }
+            return col.get().kind() == Column.Kind.TAG && op.equals("COMPARE_EQUAL") && stringLiteral(right).isPresent();
+        }
+        if (type.equals("COMPARE_IN") && c.path("children").size() >= 2) {
+            JsonNode children = c.path("children");
+            Optional<Column> col = column(children.get(0), qualifier, schema);
+            if (col.isEmpty() || col.get().kind() != Column.Kind.TAG) {
+                return false;
+            }
+            for (int i = 1; i < children.size(); i++) {
+                if (stringLiteral(children.get(i)).isEmpty()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (type.equals("OPERATOR_IS_NULL") && c.path("children").size() == 1) {
+            Optional<Column> col = column(c.path("children").get(0), qualifier, schema);
+            return col.isPresent() && col.get().kind() == Column.Kind.TAG;
+        }
+        return false;
     }
 
     private static void flattenAnd(JsonNode e, List<JsonNode> out) {

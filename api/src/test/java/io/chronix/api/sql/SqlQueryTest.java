@@ -75,6 +75,38 @@ class SqlQueryTest {
     }
 
     @Test
+    void theLastpointShapeAsksOnlyForEachSeriesNewestRow() {
+        for (String sql : java.util.List.of(
+                "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC",
+                "SELECT DISTINCT ON (host) time, host, usage FROM cpu WHERE host IN ('a', 'b') AND time >= '2026-01-01' ORDER BY host, time DESC LIMIT 5",
+                "SELECT DISTINCT ON (c.host) * FROM cpu c WHERE c.host = 'a' ORDER BY c.host ASC, c.time DESC, c.usage",
+                "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC OFFSET 1 ROWS")) { // OFFSET and LIMIT act on the kept rows
+            assertThat(newestOnly(sql)).as(sql).isTrue();
+        }
+        for (String sql : java.util.List.of(
+                "SELECT DISTINCT ON (host) * FROM cpu WHERE usage > 1 ORDER BY host, time DESC",          // a field condition
+                "SELECT DISTINCT ON (host) * FROM cpu WHERE time < '2026-01-02' ORDER BY host, time DESC", // an upper bound
+                "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time",                               // the oldest row
+                "SELECT DISTINCT ON (usage) * FROM cpu ORDER BY usage, time DESC",                        // a field key
+                "SELECT DISTINCT ON (host) host, count(*) OVER () FROM cpu ORDER BY host, time DESC",     // a window sees every row
+                "SELECT DISTINCT ON (host) host, max(time) FROM cpu GROUP BY host ORDER BY host, max(time) DESC",
+                "SELECT DISTINCT * FROM cpu ORDER BY host, time DESC",
+                "SELECT DISTINCT ON (host) * FROM cpu WHERE host = 'a' OR time > '2026-01-01' ORDER BY host, time DESC",
+                "SELECT DISTINCT ON (host) * FROM (SELECT * FROM cpu WHERE usage > 1) ORDER BY host, time DESC")) {
+            assertThat(newestOnly(sql)).as(sql).isFalse();
+        }
+        // two references: only if both keep the newest rows only
+        assertThat(newestOnly("SELECT count(*) FROM cpu UNION ALL SELECT count(*) FROM (SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC)"))
+                .isFalse();
+    }
+
+    private boolean newestOnly(String sql) {
+        try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), sql, f.allocator)) {
+            return q.scans().getFirst().plan().newestOnly();
+        }
+    }
+
+    @Test
     void unknownMeasurementIsNamed() {
         assertThatThrownBy(() -> f.rows("SELECT * FROM nope")).isInstanceOf(SqlErrorException.class).hasMessageContaining("'nope'");
     }
