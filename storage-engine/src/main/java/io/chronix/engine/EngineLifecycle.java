@@ -282,6 +282,9 @@ final class EngineLifecycle {
         }
         catalog.removeSegments(files);
         metadata.remove(files);
+        // a last value may have been a point of a dropped segment: let those series' next read scan
+        going.stream().map(SegmentEntry::measurement).distinct()
+                .forEach(m -> java.util.Arrays.stream(series.seriesOf(m)).forEach(s -> LastValues.evict(s.lastValue())));
         engine.hook("segments-unlisted");
         for (String f : files) {
             try {
