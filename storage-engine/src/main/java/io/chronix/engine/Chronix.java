@@ -10,6 +10,13 @@ import io.chronix.engine.catalog.TombstoneEntry;
 import io.chronix.engine.codec.EncodeBuffer;
 import io.chronix.engine.codec.WalCodec;
 import io.chronix.engine.codec.WalEntry;
+import io.chronix.engine.compaction.Backpressure;
+import io.chronix.engine.compaction.CompactionPicker;
+import io.chronix.engine.compaction.CompactionResult;
+import io.chronix.engine.compaction.DeletedRows;
+import io.chronix.engine.compaction.SegmentMerge;
+import io.chronix.engine.compaction.SegmentReclaimer;
+import io.chronix.engine.error.CompactionFailedException;
 import io.chronix.engine.error.EngineClosedException;
 import io.chronix.engine.error.FlushFailedException;
 import io.chronix.engine.error.StorageIoException;
@@ -75,6 +82,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
@@ -109,6 +118,13 @@ import java.util.function.Consumer;
  * oldest sequence still only in memory. A failed shard keeps its frozen memtable and the WAL; the
  * flush is retried with back-off.
  *
+ * <h2>Compaction</h2>
+ * {@link #compact()} and the maintenance pass (every {@link EngineConfig#maintenanceInterval()}):
+ * per (shard, measurement) group, a streaming merge ({@link SegmentMerge}) → one {@code
+ * REPLACE_SEGMENTS} catalog record → metadata cache swapped → inputs deleted once no scan may read
+ * them ({@link SegmentReclaimer}). Writes sleep first when the L0 count passes 4 × the trigger
+ * ({@link Backpressure}). See the module README, "Compaction".
+ *
  * <p>Threading: every public method is thread-safe.
  */
 public final class Chronix implements AutoCloseable {
@@ -126,16 +142,25 @@ public final class Chronix implements AutoCloseable {
     private final SeriesRegistry series = new SeriesRegistry();
     private final MetadataCache metadata = new MetadataCache();
     private final Tombstones tombstones = new Tombstones();
-    /** Serializes deletes, retention and segment drops of this engine (see {@link EngineLifecycle}). */
-    private final ReentrantLock lifecycleLock = new ReentrantLock();
     private final EngineLifecycle lifecycle;
     private volatile RollupRetentionHold rollupHold = RollupRetentionHold.NONE;
+    private volatile Duration retention;
     private final ShardRouter router;
     private final WalMetrics walMetrics = new WalMetrics();
     private final WalWriter wal;
     private final MaintenanceScheduler.Task flushTask;
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
     private final ReentrantLock flushLock = new ReentrantLock();
+    /** Held by a compaction (explicit or a maintenance pass) from picking its groups to deleting its inputs. */
+    private final ReentrantLock compactionLock = new ReentrantLock();
+    private final MaintenanceScheduler.Task maintenanceTask;
+    private final ScheduledFuture<?> maintenanceTimer;
+    private final Backpressure backpressure;
+    private final SegmentReclaimer reclaimer;
+    /** Set by close: a running merge abandons its output at the next part. */
+    private volatile boolean stopping;
+    /** Rows compaction drops; the deletes work points this at the tombstones. */
+    private volatile DeletedRows deletedRows = DeletedRows.NONE;
     private final ThreadLocal<EncodeBuffer> encodeBuffers = ThreadLocal.withInitial(() -> new EncodeBuffer(64 * 1024));
     private volatile boolean closed;
     private volatile Consumer<String> testHook = point -> { };
@@ -173,6 +198,8 @@ public final class Chronix implements AutoCloseable {
             }
             this.router = new ShardRouter(shardNanos, config.oooToleranceShards(), config.futureTolerance().toNanos());
             this.store = config.segments().create(io, dir.resolve(DataDirectory.SEGMENTS), dir.resolve(DataDirectory.TMP));
+            this.reclaimer = new SegmentReclaimer(store::delete);
+            this.backpressure = new Backpressure(config.compactionTrigger());
             for (var d : cat.declarations()) {
                 if (d.type() == null) {
                     schema.declareTag(d.measurement(), d.column());
@@ -184,6 +211,7 @@ public final class Chronix implements AutoCloseable {
             List<SegmentEntry> segments = cat.segments();
             metadata.load(segments);
             tombstones.load(cat.tombstones());
+            backpressure.update(CompactionPicker.largestGroup(segments));
             Map<Long, Map<String, Long>> floors = new HashMap<>();
             for (SegmentEntry e : segments) {
                 floors.computeIfAbsent(e.shard(), k -> new HashMap<>()).merge(e.measurement(), e.walSequence(), Math::max);
@@ -209,8 +237,14 @@ public final class Chronix implements AutoCloseable {
             throw e;
         }
         this.flushTask = scheduler.task("flush " + dir, this::backgroundFlush);
+        // deletes, retention and segment drops take the compaction lock: a merge never runs while
+        // tombstones are issued or its inputs dropped, and applies every tombstone issued before it
         this.lifecycle = new EngineLifecycle(new LifecycleAccess(), io, dir, catalog, store, metadata, tombstones, series, schema,
-                lifecycleLock);
+                compactionLock);
+        this.deletedRows = tombstones::deletedTimes;
+        this.maintenanceTask = scheduler.task("maintenance " + dir, this::maintenancePass);
+        this.maintenanceTimer = config.maintenanceInterval().isZero() ? null
+                : scheduler.scheduleWithFixedDelay(maintenanceTask::request, config.maintenanceInterval());
         if (replayedPoints > 0 || skippedPoints > 0) {
             LOG.log(Level.INFO, "WAL replayed: dir={0} points={1} skippedAsInSegments={2}", dir, replayedPoints, skippedPoints);
         }
@@ -302,6 +336,7 @@ public final class Chronix implements AutoCloseable {
         for (int p = 0; p < batch.size(); p++) {
             router.check(batch.timestamp(p), window);
         }
+        backpressure.pause(); // outside the gate: a delayed writer holds nothing up
         long seq;
         gate.readLock().lock();
         try {
@@ -448,6 +483,16 @@ public final class Chronix implements AutoCloseable {
     /** Without {@code memtables}, only what segments hold (a delete's count of stored rows). */
     private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, boolean memtables) {
         ensureOpen();
+        // segments a compaction replaces meanwhile stay on disk until this scan is done with them
+        long ticket = reclaimer.enter();
+        try {
+            return scanSegmentsAndMemtables(request, allocator, anyOrder, memtables);
+        } finally {
+            reclaimer.exit(ticket);
+        }
+    }
+
+    private ScanResult scanSegmentsAndMemtables(ScanRequest request, BufferAllocator allocator, boolean anyOrder, boolean memtables) {
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
             // nothing written yet (or a measurement being created right now): no rows, whatever the columns
@@ -517,15 +562,8 @@ public final class Chronix implements AutoCloseable {
                 }
             }
             RowMask mask = tombstones.touches(e) ? tombstones.maskFor(e, merger.tagKeys()) : RowMask.NONE;
-            try {
-                store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator,
-                        root -> merger.addArrow(root, from, to, mask));
-            } catch (RuntimeException ex) {
-                if (lifecycle.isLive(e)) {
-                    throw ex;
-                }
-                // dropped by retention (or the disk budget) since this scan took its snapshot: its rows are gone
-            }
+            store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator,
+                    root -> merger.addArrow(root, from, to, mask));
         }
         int fieldCount = schema.fieldCount(request.measurement());
         int[] ordinalToField = new int[fieldCount];
@@ -556,13 +594,7 @@ public final class Chronix implements AutoCloseable {
                             present.add(c);
                         }
                     }
-                    try {
-                        store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, pass::add);
-                    } catch (RuntimeException ex) {
-                        if (lifecycle.isLive(e)) {
-                            throw ex;
-                        }
-                    }
+                    store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, pass::add);
                 }
             }
             if (merger.collected() > 0 || settled.isEmpty()) {
@@ -882,6 +914,12 @@ public final class Chronix implements AutoCloseable {
         public void hook(String point) {
             testHook.accept(point);
         }
+
+        @Override
+        public void retire(List<SegmentFile> files) {
+            segmentsChanged();
+            reclaimer.retire(files);
+        }
     }
 
     // ------------------------------------------------------------------------------------ flush
@@ -1025,6 +1063,7 @@ public final class Chronix implements AutoCloseable {
             throw new FlushFailedException(c.shard(), "", e);
         }
         metadata.add(entries);
+        segmentsChanged();
         c.flushed(frozen);
         testHook.accept("after-catalog-commit");
     }
@@ -1065,6 +1104,194 @@ public final class Chronix implements AutoCloseable {
         testHook.accept("before-wal-truncate");
         wal.truncateBefore(floor);
         testHook.accept("after-wal-truncate");
+    }
+
+    // ------------------------------------------------------------------------------------ compaction
+
+    /**
+     * Flushes, then compacts every (shard, measurement) group of two or more live segments into one
+     * segment each (seed 001 "Integration in db.compact()"); returns what was done. Runs one
+     * compaction at a time per engine (waits for a maintenance pass). Writes and scans go on
+     * meanwhile: the merge holds no lock they need.
+     *
+     * @throws FlushFailedException if the flush before it fails (nothing is compacted then)
+     * @throws CompactionFailedException if a group could not be merged; groups before it stay compacted,
+     *     its inputs stay live
+     */
+    public CompactionResult compact() {
+        ensureOpen();
+        compactionLock.lock();
+        try {
+            ensureOpen();
+            CompactionResult r = runCompaction(2, true);
+            lifecycle.collectTombstones(); // those whose segments were all compacted away
+            return r;
+        } catch (CancellationException e) {
+            throw new EngineClosedException(dir);
+        } finally {
+            compactionLock.unlock();
+        }
+    }
+
+    /**
+     * The periodic pass (every {@link EngineConfig#maintenanceInterval()}, and after a flush that
+     * brings a group to the trigger): compact the groups at or above the trigger, then collect
+     * garbage, then enforce retention. Never waits for a compaction already running.
+     */
+    private void maintenancePass() {
+        if (closed || stopping || !compactionLock.tryLock()) {
+            return;
+        }
+        try {
+            if (closed || stopping) {
+                return;
+            }
+            CompactionResult r = runCompaction(config.compactionTrigger(), false);
+            if (r.groups() > 0) {
+                LOG.log(Level.DEBUG, "maintenance compaction: dir={0} {1}", dir, r);
+            }
+            collectGarbage();
+            enforceRetention();
+        } catch (CancellationException e) {
+            // the engine is closing
+        } finally {
+            compactionLock.unlock();
+        }
+    }
+
+    /** Maintenance step 2: collect the tombstones compaction (or a drop) made unreachable. */
+    private void collectGarbage() {
+        lifecycle.collectTombstones();
+    }
+
+    /** Maintenance step 3: drop shards past the retention set by {@link #retention(Duration)}, if one is. */
+    private void enforceRetention() {
+        Duration r = retention;
+        if (r != null) {
+            lifecycle.enforceRetention(r, rollupHold);
+        }
+    }
+
+    /**
+     * The retention the maintenance pass enforces ({@code null}: none — the default; the service
+     * sets the namespace's). {@link #enforceRetention(Duration)} works with or without it.
+     */
+    public void retention(Duration retention) {
+        if (retention != null && retention.isNegative()) {
+            throw new IllegalArgumentException("retention must not be negative: " + retention);
+        }
+        this.retention = retention;
+    }
+
+    private CompactionResult runCompaction(int minSegments, boolean flushFirst) {
+        assert compactionLock.isHeldByCurrentThread();
+        long start = System.nanoTime();
+        List<CompactionPicker.Group> groups;
+        long firstId;
+        long nanos = Math.max(0, nowNanos());
+        // Under the flush lock no flush is between reserving its ids and recording its segments, so
+        // every segment recorded later gets a higher id than these outputs: an output (which holds
+        // older writes) sorts before them, and last write wins stays right.
+        flushLock.lock();
+        try {
+            ensureOpen();
+            if (flushFirst) {
+                runFlush(true);
+            }
+            groups = CompactionPicker.pick(metadata.all(), minSegments);
+            firstId = groups.isEmpty() ? 0 : catalog.reserveIds(groups.size());
+        } finally {
+            flushLock.unlock();
+        }
+        SegmentMerge merge = new SegmentMerge(io, dir.resolve(DataDirectory.SEGMENTS), dir.resolve(DataDirectory.TMP),
+                store.writerConfig(), deletedRows, () -> stopping, point -> testHook.accept(point));
+        CompactionResult result = CompactionResult.NOTHING;
+        for (int g = 0; g < groups.size(); g++) {
+            if (stopping) {
+                break;
+            }
+            CompactionPicker.Group group = groups.get(g);
+            SegmentMerge.Output out;
+            try {
+                out = merge.merge(group, firstId + g, nanos);
+            } catch (CancellationException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new CompactionFailedException(group.shard(), group.measurement(), group.segments().size(), e);
+            }
+            testHook.accept("compaction-output-published");
+            List<SegmentEntry> added = out.entry() == null ? List.of() : List.of(out.entry());
+            Set<String> removed = new HashSet<>();
+            List<SegmentFile> files = new ArrayList<>();
+            for (SegmentEntry e : group.segments()) {
+                removed.add(e.file());
+                files.add(SegmentFile.parse(e.file()));
+            }
+            try {
+                catalog.replaceSegments(removed, added);
+            } catch (RuntimeException e) {
+                if (out.entry() != null) {
+                    store.delete(SegmentFile.parse(out.entry().file())); // not recorded: an orphan otherwise
+                }
+                throw new CompactionFailedException(group.shard(), group.measurement(), group.segments().size(), e);
+            }
+            metadata.replace(removed, added);
+            segmentsChanged();
+            testHook.accept("compaction-catalog-committed");
+            reclaimer.retire(files);
+            result = result.plus(group.segments().size(), out);
+        }
+        return result.took(Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /**
+     * After the live segments changed: the L0 count for backpressure, and a pass at once when a group
+     * reached the trigger (unless passes are disabled: then only {@link #compact()} compacts).
+     */
+    private void segmentsChanged() {
+        int l0 = CompactionPicker.largestGroup(metadata.all());
+        backpressure.update(l0);
+        if (l0 >= config.compactionTrigger() && !stopping && maintenanceTimer != null) {
+            maintenanceTask.request();
+        }
+    }
+
+    /**
+     * The rows compaction drops from its inputs (tombstones). {@link DeletedRows#NONE} until the
+     * deletes work sets it; a compaction uses the value current when it starts.
+     */
+    public void deletedRows(DeletedRows rows) {
+        this.deletedRows = java.util.Objects.requireNonNull(rows, "rows");
+    }
+
+    /** The most live segments one (shard, measurement) group holds: the count the trigger and backpressure go by. */
+    public int l0Count() {
+        return backpressure.l0();
+    }
+
+    /** The delay a write gets now (zero unless the L0 count passed 4 × the compaction trigger). */
+    public Duration backpressureDelay() {
+        return backpressure.currentDelay();
+    }
+
+    /** Time writes of this engine have spent delayed by backpressure, in total since open. */
+    public Duration backpressureTotalDelay() {
+        return backpressure.totalDelay();
+    }
+
+    /** Writes of this engine delayed by backpressure since open. */
+    public long backpressureDelayedWrites() {
+        return backpressure.delayedWrites();
+    }
+
+    /** The live segments' catalog entries (tests). */
+    List<SegmentEntry> liveSegments() {
+        return metadata.all();
+    }
+
+    /** Replaced segment files waiting for scans that may still read them. */
+    int pendingReclaims() {
+        return reclaimer.pendingFiles();
     }
 
     // ------------------------------------------------------------------------------------ lifecycle
@@ -1183,6 +1410,7 @@ public final class Chronix implements AutoCloseable {
         if (closed) {
             return;
         }
+        stopMaintenance();
         flushTask.cancel();
         flushLock.lock();
         try {
@@ -1197,16 +1425,33 @@ public final class Chronix implements AutoCloseable {
             }
             wal.close();
             catalog.close();
+            reclaimer.drain();
             store.close();
             lock.close();
         } finally {
             flushLock.unlock();
+            compactionLock.unlock();
         }
+    }
+
+    /**
+     * Cancels the next maintenance pass and waits for a running one (or an explicit compaction),
+     * which abandons its merge at the next output part; leaves the compaction lock held.
+     */
+    private void stopMaintenance() {
+        stopping = true;
+        if (maintenanceTimer != null) {
+            maintenanceTimer.cancel(false);
+        }
+        maintenanceTask.cancel();
+        compactionLock.lock();
     }
 
     /** Simulates a process crash for tests: releases everything without any further write. */
     void crashForTest() {
         closed = true;
+        stopMaintenance();
+        compactionLock.unlock();
         flushTask.cancel();
         flushLock.lock(); // a background flush that is running finishes (or crashes at its hook) first
         flushLock.unlock();

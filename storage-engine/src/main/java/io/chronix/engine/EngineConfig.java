@@ -31,16 +31,22 @@ import java.util.Objects;
  * @param clock wall-clock time: the future tolerance, segment names
  * @param io the file I/O seam
  * @param segments how segment files are written and read; by default {@code .csx} files ({@link CsxSegmentStore})
+ * @param compactionTrigger a (shard, measurement) group of at least this many segments is compacted
+ *     by the maintenance pass; past 4 × this, writes are delayed (backpressure). At least 2
+ * @param maintenanceInterval how often the maintenance pass runs (compact, then garbage-collect,
+ *     then enforce retention); {@link Duration#ZERO} disables it
  */
 public record EngineConfig(FsyncPolicy fsyncPolicy, Duration fsyncInterval, Duration shardDuration, int oooToleranceShards,
         Duration futureTolerance, long flushThresholdBytes, long targetSegmentSizeBytes, long walMaxFileSize, Clock clock, FileIO io,
-        SegmentStores segments) {
+        SegmentStores segments, int compactionTrigger, Duration maintenanceInterval) {
 
     public static final Duration DEFAULT_SHARD_DURATION = Duration.ofHours(1);
     public static final int DEFAULT_OOO_TOLERANCE_SHARDS = 2;
     public static final Duration DEFAULT_FUTURE_TOLERANCE = Duration.ofHours(1);
     public static final long DEFAULT_FLUSH_THRESHOLD = 64L * 1024 * 1024;
     public static final long DEFAULT_TARGET_SEGMENT_SIZE = 256L * 1024 * 1024;
+    public static final int DEFAULT_COMPACTION_TRIGGER = 4;
+    public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofSeconds(30);
 
     /** Creates the segment store of an engine. */
     @FunctionalInterface
@@ -65,62 +71,78 @@ public record EngineConfig(FsyncPolicy fsyncPolicy, Duration fsyncInterval, Dura
         if (flushThresholdBytes <= 0 || targetSegmentSizeBytes <= 0) {
             throw new IllegalArgumentException("flushThresholdBytes and targetSegmentSizeBytes must be positive");
         }
+        Objects.requireNonNull(maintenanceInterval, "maintenanceInterval");
+        if (compactionTrigger < 2 || maintenanceInterval.isNegative()) {
+            throw new IllegalArgumentException("compactionTrigger must be at least 2 and maintenanceInterval not negative [compactionTrigger="
+                    + compactionTrigger + ", maintenanceInterval=" + maintenanceInterval + "]");
+        }
     }
 
-    /** Group commit, 1 h shards, 2 shards out-of-order, 1 h future, 64 MiB flush threshold, 256 MiB segments, real files. */
+    /** Group commit, 1 h shards, 2 shards out-of-order, 1 h future, 64 MiB flush threshold, 256 MiB segments, real files, compaction at 4 segments, a maintenance pass every 30 s. */
     public static EngineConfig defaults() {
         return new EngineConfig(FsyncPolicy.PER_BATCH, WalConfig.DEFAULT_FSYNC_INTERVAL, DEFAULT_SHARD_DURATION,
                 DEFAULT_OOO_TOLERANCE_SHARDS, DEFAULT_FUTURE_TOLERANCE, DEFAULT_FLUSH_THRESHOLD, DEFAULT_TARGET_SEGMENT_SIZE,
-                WalConfig.DEFAULT_MAX_FILE_SIZE, Clock.systemUTC(), NioFileIO.INSTANCE, CsxSegmentStore::new);
+                WalConfig.DEFAULT_MAX_FILE_SIZE, Clock.systemUTC(), NioFileIO.INSTANCE, CsxSegmentStore::new, DEFAULT_COMPACTION_TRIGGER,
+                DEFAULT_MAINTENANCE_INTERVAL);
     }
 
     public EngineConfig withFsyncPolicy(FsyncPolicy p) {
         return new EngineConfig(p, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
-                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withShardDuration(Duration d) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, d, oooToleranceShards, futureTolerance, flushThresholdBytes,
-                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withOooToleranceShards(int n) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, n, futureTolerance, flushThresholdBytes,
-                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withFutureTolerance(Duration d) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, d, flushThresholdBytes,
-                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withFlushThresholdBytes(long n) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, n,
-                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments);
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withTargetSegmentSizeBytes(long n) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
-                n, walMaxFileSize, clock, io, segments);
+                n, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withWalMaxFileSize(long n) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
-                targetSegmentSizeBytes, n, clock, io, segments);
+                targetSegmentSizeBytes, n, clock, io, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withClock(Clock c) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
-                targetSegmentSizeBytes, walMaxFileSize, c, io, segments);
+                targetSegmentSizeBytes, walMaxFileSize, c, io, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withIo(FileIO f) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
-                targetSegmentSizeBytes, walMaxFileSize, clock, f, segments);
+                targetSegmentSizeBytes, walMaxFileSize, clock, f, segments, compactionTrigger, maintenanceInterval);
     }
 
     public EngineConfig withSegments(SegmentStores s) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
-                targetSegmentSizeBytes, walMaxFileSize, clock, io, s);
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, s, compactionTrigger, maintenanceInterval);
+    }
+
+    public EngineConfig withCompactionTrigger(int n) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, n, maintenanceInterval);
+    }
+
+    public EngineConfig withMaintenanceInterval(Duration d) {
+        return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, d);
     }
 }

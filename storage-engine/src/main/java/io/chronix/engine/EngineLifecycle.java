@@ -51,7 +51,8 @@ import java.util.function.Supplier;
  * Deletes, retention and the repairs after them, for one {@link Chronix} (seed 001 "Data
  * Lifecycle"). Split from {@code Chronix} by concern; it shares the engine's components.
  *
- * <p><b>Delete</b> (under the engine's flush lock, so no flush publishes a segment meanwhile):
+ * <p><b>Delete</b> (under the engine's compaction lock and flush lock, so no merge runs and no flush
+ * publishes a segment meanwhile):
  * flush every memtable → scan the matching series' stored rows (live tombstones applied) over all
  * time → per series the points in range and the newest of them → one {@link TombstoneEntry} per
  * series, bounded by that newest point and scoped to the segments that may hold its rows → an
@@ -63,8 +64,8 @@ import java.util.function.Supplier;
  * metadata cache, then files (a crash between leaves orphans, deleted at open), then tombstones
  * whose segments are all gone are collected, then the live series are re-derived.
  *
- * <p>Threading: every entry point takes {@code lock}; reads run concurrently and see a tombstone
- * from the moment it is in the in-memory set.
+ * <p>Threading: every entry point takes {@code lock} (the engine's compaction lock); reads run
+ * concurrently and see a tombstone from the moment it is in the in-memory set.
  */
 final class EngineLifecycle {
 
@@ -89,6 +90,9 @@ final class EngineLifecycle {
         long nowNanos();
 
         void hook(String point);
+
+        /** Deletes these files once no scan that may read them runs (the caller unlisted them). */
+        void retire(List<SegmentFile> files);
     }
 
     private final Engine engine;
@@ -286,25 +290,14 @@ final class EngineLifecycle {
         going.stream().map(SegmentEntry::measurement).distinct()
                 .forEach(m -> java.util.Arrays.stream(series.seriesOf(m)).forEach(s -> LastValues.evict(s.lastValue())));
         engine.hook("segments-unlisted");
-        for (String f : files) {
-            try {
-                store.delete(SegmentFile.parse(f));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "segment file left behind; the next open deletes it [file=" + f + "]", e);
-            }
+        try {
+            engine.retire(files.stream().map(SegmentFile::parse).toList());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "segment files left behind; the next open deletes them [files=" + files + "]", e);
         }
         collectTombstones();
         repairLiveSeries();
         return new RetentionResult(0, going.size(), 0, rows, bytes);
-    }
-
-    boolean isLive(SegmentEntry e) {
-        for (SegmentEntry s : metadata.segments(e.measurement())) {
-            if (s.id() == e.id()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Collects tombstones every segment of which has left the catalog; answers how many. */

@@ -75,7 +75,7 @@ final class MemtableFlush {
             }
             order[i] = i;
         }
-        Arrays.sort(order, (a, b) -> RowMergerAccess.compare(tuples[a], tuples[b]));
+        Arrays.sort(order, (a, b) -> SegmentColumns.compareTuples(tuples[a], tuples[b]));
 
         Rows rows = new Rows(fieldCount);
         for (Integer i : order) {
@@ -90,27 +90,6 @@ final class MemtableFlush {
             chunks.add(rows.chunk(measurement, tagKeys, names, types, from, to));
         }
         return chunks;
-    }
-
-    /** Compares tag tuples like {@link SegmentColumns} orders them. */
-    private static final class RowMergerAccess {
-        static int compare(String[] a, String[] b) {
-            for (int i = 0; i < a.length; i++) {
-                String x = a[i];
-                String y = b[i];
-                if (x == null ? y == null : x.equals(y)) {
-                    continue;
-                }
-                if (x == null) {
-                    return -1;
-                }
-                if (y == null) {
-                    return 1;
-                }
-                return x.compareTo(y);
-            }
-            return 0;
-        }
     }
 
     /** Rows gathered from the buffers, primitive columns indexed by field ordinal. */

@@ -86,6 +86,38 @@ class DeleteTest {
     }
 
     @Test
+    void compactionAppliesTombstonesAndTheyAreCollectedOnceTheirSegmentsAreGone() {
+        Path ns = dir.resolve("ns");
+        List<String> expected;
+        try (Chronix c = fx.open(ns)) {
+            for (int round = 0; round < 3; round++) {
+                c.write(cpu(2, 10, round * 10L));
+                c.flush();
+            }
+            assertThat(c.segmentCount()).isEqualTo(3);
+            c.delete().measurement("cpu").tag("host", "h0").range(T0 + 5 * SECOND, T0 + 24 * SECOND).execute();
+            expected = fx.rows(c, ScanRequest.all("cpu"));
+            assertThat(expected).hasSize(60 - 20);
+            assertThat(c.tombstones()).hasSize(1);
+            var r = c.compact();
+            assertThat(r.segmentsIn()).isEqualTo(3);
+            assertThat(r.rowsOut()).as("deleted rows are dropped in the merge").isEqualTo(40);
+            assertThat(c.segmentCount()).isEqualTo(1);
+            assertThat(fx.rows(c, ScanRequest.all("cpu"))).isEqualTo(expected);
+            assertThat(c.tombstones()).as("every segment it was issued against is gone").isEmpty();
+            c.write(cpu(1, 3, 5)); // later writes at deleted timestamps, then compacted with the rest
+            c.flush();
+            c.compact();
+            assertThat(host(c, "h0")).hasSize(10 + 3).contains(row(5, 0.0), row(7, 2.0));
+            expected = fx.rows(c, ScanRequest.all("cpu"));
+        }
+        try (Chronix c = fx.open(ns)) {
+            assertThat(fx.rows(c, ScanRequest.all("cpu"))).as("after restart").isEqualTo(expected);
+            assertThat(c.tombstones()).isEmpty();
+        }
+    }
+
+    @Test
     void theUnorderedScanMasksDeletedRowsToo() {
         try (Chronix c = fx.open(dir.resolve("ns"))) {
             c.write(cpu(2, 10, 0));
@@ -263,10 +295,10 @@ class DeleteTest {
         c.testHook(p -> {
             if (p.equals(point)) {
                 fired.incrementAndGet();
-                throw new FlushCrashPointTest.Crash(p);
+                throw new SimulatedCrash(p);
             }
         });
-        assertThatThrownBy(() -> c.deleteSeries("cpu", Map.of("host", "h0"))).isInstanceOf(FlushCrashPointTest.Crash.class);
+        assertThatThrownBy(() -> c.deleteSeries("cpu", Map.of("host", "h0"))).isInstanceOf(SimulatedCrash.class);
         assertThat(fired.get()).as("the crash point was reached").isEqualTo(1);
         assertThat(host(c, "h0")).as("no in-memory effect before the crash").isEqualTo(h0);
         c.crashForTest();

@@ -19,7 +19,7 @@ import static io.chronix.engine.EngineFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Random writes, overwrites, flushes, deletes (by tag and range, and whole series), dry runs and
+ * Random writes, overwrites, flushes, compactions, deletes (by tag and range, and whole series), dry runs and
  * restarts, in random order: after every step a scan equals a model in which a delete removes the
  * points visible at that moment and nothing written later. Seeded; prints its seed
  * ({@code -Dchronix.test.seed=N} replays one).
@@ -77,7 +77,11 @@ class DeletesAgreeWithModelPropertyTest {
                     }
                     c.write(b.build());
                 } else if (op == 5) {
-                    c.flush();
+                    if (rnd.nextBoolean()) {
+                        c.flush();
+                    } else {
+                        c.compact(); // tombstones applied in the merge, then collected
+                    }
                 } else if (op < 8) {
                     String host = "h" + rnd.nextInt(5);
                     long from = T0 + rnd.nextInt(200) * SECOND;

@@ -34,12 +34,6 @@ class FlushCrashPointTest {
         fx.close();
     }
 
-    static final class Crash extends RuntimeException {
-        Crash(String point) {
-            super("simulated crash at " + point, null, false, false);
-        }
-    }
-
     private static EngineConfig config() {
         // small segments, so one flush writes several files per measurement; 1 min shards, so several shards
         return EngineFixture.config().withTargetSegmentSizeBytes(200).withShardDuration(Duration.ofMinutes(1))
@@ -80,10 +74,10 @@ class FlushCrashPointTest {
         c.testHook(p -> {
             if (p.equals(point)) { // every time: a background retry must not finish the flush for us
                 fired.incrementAndGet();
-                throw new Crash(p);
+                throw new SimulatedCrash(p);
             }
         });
-        assertThatThrownBy(c::flush).satisfies(e -> assertThat(rootOf(e)).isInstanceOf(Crash.class));
+        assertThatThrownBy(c::flush).satisfies(e -> assertThat(SimulatedCrash.rootOf(e)).isInstanceOf(SimulatedCrash.class));
         assertThat(fired.get()).as("the crash point was reached").isPositive();
         c.crashForTest();
 
@@ -101,13 +95,6 @@ class FlushCrashPointTest {
         }
     }
 
-    private static Throwable rootOf(Throwable e) {
-        while (e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
-    }
-
     @Test
     void replaySkipsExactlyWhatSegmentsHold() {
         Path ns = dir.resolve("ns");
@@ -115,10 +102,10 @@ class FlushCrashPointTest {
         batches().forEach(c::write);
         c.testHook(p -> {
             if (p.equals("after-catalog-commit")) {
-                throw new Crash(p); // every shard's segments are recorded; the WAL floor is not raised
+                throw new SimulatedCrash(p); // every shard's segments are recorded; the WAL floor is not raised
             }
         });
-        assertThatThrownBy(c::flush).satisfies(e -> assertThat(rootOf(e)).isInstanceOf(Crash.class));
+        assertThatThrownBy(c::flush).satisfies(e -> assertThat(SimulatedCrash.rootOf(e)).isInstanceOf(SimulatedCrash.class));
         c.crashForTest();
         try (Chronix reopened = fx.open(ns, config())) {
             long[] counts = reopened.replayCounts();

@@ -158,10 +158,10 @@ class RetentionTest {
         long firstShard = c.segments().stream().mapToLong(SegmentEntry::shard).min().orElseThrow();
         c.testHook(p -> {
             if (p.equals("segments-unlisted")) {
-                throw new FlushCrashPointTest.Crash(p);
+                throw new SimulatedCrash(p);
             }
         });
-        assertThatThrownBy(() -> c.enforceRetention(Duration.ofHours(5))).isInstanceOf(FlushCrashPointTest.Crash.class);
+        assertThatThrownBy(() -> c.enforceRetention(Duration.ofHours(5))).isInstanceOf(SimulatedCrash.class);
         assertThat(fileNames(dir.resolve("ns/segments/shard_" + firstShard))).as("the crash came before the files went").isNotEmpty();
         c.crashForTest();
         try (Chronix reopened = fx.open(ns, config(Duration.ofDays(400)))) {

@@ -64,6 +64,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
     private final LongAdder opens = new LongAdder();
     private final LongAdder idleCloses = new LongAdder();
     private final LongAdder budgetFlushes = new LongAdder();
+    private final LongAdder closedBackpressureNanos = new LongAdder();
     private volatile boolean closed;
 
     public EngineRegistry(NamespaceLocations locations, EngineProperties defaults, MaintenanceScheduler scheduler) {
@@ -168,6 +169,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
     private Chronix open(Namespace ns) {
         EngineConfig config = configHook.apply(NamespaceEngineSettings.parse(ns.settingsJson()).apply(defaults));
         Chronix c = Chronix.open(locations.directory(NamespaceLocations.engineId(ns)), config, scheduler);
+        c.retention(ns.retention()); // enforced by the engine's maintenance pass too
         opens.increment();
         log.debug("engine opened [namespace={}, fsync={}]", ns.id(), config.fsyncPolicy());
         return c;
@@ -354,6 +356,30 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         return budgetFlushes.sum();
     }
 
+    /** The longest write delay backpressure imposes now on any open engine (0 when none is behind on compaction). */
+    public long backpressureDelayNanos() {
+        long max = 0;
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                max = Math.max(max, c.backpressureDelay().toNanos());
+            }
+        }
+        return max;
+    }
+
+    /** Time writes spent delayed by backpressure, over every engine this process opened, closed ones included. */
+    public long backpressureTotalNanos() {
+        long n = closedBackpressureNanos.sum();
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                n += c.backpressureTotalDelay().toNanos();
+            }
+        }
+        return n;
+    }
+
     /** The WAL counters of every engine this process opened, closed ones included. */
     public WalTotals.Snapshot walTotals() {
         WalTotals.Snapshot s = closedWalTotals.snapshot();
@@ -430,6 +456,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
             }
         }
         closedWalTotals.add(c.walMetrics());
+        closedBackpressureNanos.add(c.backpressureTotalDelay().toNanos());
         c.close();
     }
 

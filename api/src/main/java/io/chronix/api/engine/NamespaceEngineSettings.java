@@ -73,7 +73,7 @@ public record NamespaceEngineSettings(FsyncPolicy fsyncPolicy, Duration fsyncInt
                 oooToleranceShards != null ? oooToleranceShards : defaults.oooToleranceShards(),
                 futureTolerance != null ? futureTolerance : defaults.futureTolerance(),
                 defaults.flushThreshold().toBytes(), base.targetSegmentSizeBytes(), base.walMaxFileSize(), base.clock(), base.io(),
-                base.segments());
+                base.segments(), base.compactionTrigger(), base.maintenanceInterval());
     }
 
     private static String text(JsonNode root, String key) {

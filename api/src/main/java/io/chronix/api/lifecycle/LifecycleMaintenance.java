@@ -84,6 +84,7 @@ public class LifecycleMaintenance {
                 return; // deleted (or renamed away) since it was opened: the reaper owns its data
             }
             Duration retention = fresh.get().retention();
+            engine.retention(retention); // a PATCH reaches the engine's own maintenance pass too
             if (retention != null) {
                 RetentionResult r = engine.enforceRetention(retention);
                 total[0] = total[0].plus(r);

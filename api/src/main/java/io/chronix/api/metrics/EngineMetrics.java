@@ -16,7 +16,9 @@ import org.springframework.stereotype.Component;
  * included: {@code chronix_wal_truncations_total} (torn tails cut at recovery),
  * {@code chronix_wal_fsyncs_total}, {@code chronix_wal_fsync_failures_total},
  * {@code chronix_wal_records_total}, {@code chronix_wal_bytes_total} — records per fsync is the
- * group-commit size.
+ * group-commit size; and write backpressure: {@code chronix_backpressure_delay_seconds} (the delay
+ * a write to the most compaction-starved open engine gets now) and
+ * {@code chronix_backpressure_delayed_seconds_total} (time writes spent delayed).
  */
 @Component
 public class EngineMetrics {
@@ -41,6 +43,11 @@ public class EngineMetrics {
                 .register(registry);
         FunctionCounter.builder("chronix.wal.records", engines, e -> e.walTotals().records()).description("WAL records appended")
                 .register(registry);
+        Gauge.builder("chronix.backpressure.delay", engines, e -> e.backpressureDelayNanos() / 1e9)
+                .description("Delay a write gets now from backpressure (too many segments awaiting compaction), worst open engine")
+                .baseUnit("seconds").register(registry);
+        FunctionCounter.builder("chronix.backpressure.delayed", engines, e -> e.backpressureTotalNanos() / 1e9)
+                .description("Time writes spent delayed by backpressure").baseUnit("seconds").register(registry);
         FunctionCounter.builder("chronix.wal.bytes", engines, e -> e.walTotals().bytes()).description("WAL bytes appended")
                 .baseUnit("bytes").register(registry);
     }

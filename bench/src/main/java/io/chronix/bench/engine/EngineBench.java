@@ -80,4 +80,30 @@ public final class EngineBench {
     static Chronix open(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
         return Chronix.open(dir, config, scheduler);
     }
+
+    /**
+     * Writes {@code segments × ticksPerSegment} ticks of TSBS cpu-only data for {@code hosts} hosts,
+     * one batch and one flush per {@code ticksPerSegment} ticks, so each flush makes one segment per
+     * shard it touches.
+     */
+    public static void loadSegments(Chronix engine, int hosts, int ticksPerSegment, int segments, boolean integers) {
+        CpuOnlyConfig c = CpuOnlyConfig.of(hosts, Duration.ofSeconds(10L * ticksPerSegment * segments), 123, integers);
+        EngineTickSink sink = new EngineTickSink(engine, ticksPerSegment);
+        new CpuOnlyGenerator(c).generate(new io.chronix.bench.generator.TickSink() {
+            int ticks;
+
+            @Override
+            public void open(Dataset dataset) {
+                sink.open(dataset);
+            }
+
+            @Override
+            public void tick(long timeNanos, double[][] values) {
+                sink.tick(timeNanos, values); // writes a batch every ticksPerSegment ticks
+                if (++ticks % ticksPerSegment == 0) {
+                    engine.flush();
+                }
+            }
+        });
+    }
 }

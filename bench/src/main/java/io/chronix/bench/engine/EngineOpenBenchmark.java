@@ -1,6 +1,5 @@
 package io.chronix.bench.engine;
 
-import io.chronix.bench.generator.CpuOnlyConfig;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,7 +17,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,24 +48,7 @@ public class EngineOpenBenchmark {
         scheduler = MaintenanceScheduler.create(1);
         int ticksPerSegment = rowsPerSegment / 100;
         try (Chronix engine = Chronix.open(dir, EngineBench.config().withFlushThresholdBytes(1L << 40), scheduler)) {
-            CpuOnlyConfig c = CpuOnlyConfig.of(100, Duration.ofSeconds(10L * ticksPerSegment * segments), 123, false);
-            EngineTickSink sink = new EngineTickSink(engine, ticksPerSegment);
-            new io.chronix.bench.generator.CpuOnlyGenerator(c).generate(new io.chronix.bench.generator.TickSink() {
-                int ticks;
-
-                @Override
-                public void open(io.chronix.bench.generator.Dataset dataset) {
-                    sink.open(dataset);
-                }
-
-                @Override
-                public void tick(long timeNanos, double[][] values) {
-                    sink.tick(timeNanos, values); // writes a batch every ticksPerSegment ticks
-                    if (++ticks % ticksPerSegment == 0) {
-                        engine.flush();
-                    }
-                }
-            });
+            EngineBench.loadSegments(engine, 100, ticksPerSegment, segments, false);
             if (engine.segmentCount() != segments) {
                 throw new IllegalStateException("expected " + segments + " segments, got " + engine.segmentCount());
             }

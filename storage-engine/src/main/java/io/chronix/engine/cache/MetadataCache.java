@@ -47,6 +47,28 @@ public final class MetadataCache {
         byMeasurement = Map.copyOf(m);
     }
 
+    /**
+     * Compaction's swap, seen by readers all at once: {@code removed} (file names) go, {@code added}
+     * join in id order (an output's id sorts it before segments flushed while it was merged).
+     */
+    public synchronized void replace(Set<String> removed, Collection<SegmentEntry> added) {
+        Map<String, List<SegmentEntry>> m = new HashMap<>();
+        for (Map.Entry<String, List<SegmentEntry>> e : byMeasurement.entrySet()) {
+            m.put(e.getKey(), new ArrayList<>(e.getValue().stream().filter(s -> !removed.contains(s.file())).toList()));
+        }
+        for (SegmentEntry e : added) {
+            m.computeIfAbsent(e.measurement(), k -> new ArrayList<>()).add(e);
+        }
+        Map<String, List<SegmentEntry>> out = new HashMap<>();
+        for (Map.Entry<String, List<SegmentEntry>> e : m.entrySet()) {
+            if (!e.getValue().isEmpty()) {
+                e.getValue().sort(java.util.Comparator.comparingLong(SegmentEntry::id));
+                out.put(e.getKey(), List.copyOf(e.getValue()));
+            }
+        }
+        byMeasurement = Map.copyOf(out);
+    }
+
     /** Removes segments by file name. */
     public synchronized void remove(Set<String> files) {
         Map<String, List<SegmentEntry>> m = new HashMap<>();

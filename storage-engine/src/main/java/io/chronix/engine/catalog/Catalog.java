@@ -172,6 +172,7 @@ public final class Catalog implements AutoCloseable {
                     segments.remove(f);
                 }
             }
+            case CatalogFormat.TYPE_REPLACE_SEGMENTS -> applyReplace(CatalogFormat.decodeReplace(body));
             case CatalogFormat.TYPE_SCHEMA -> declarations.addAll(CatalogFormat.decodeSchema(body));
             case CatalogFormat.TYPE_WAL_FLOOR -> walFloor = Math.max(walFloor, CatalogFormat.decodeWalFloor(body));
             case CatalogFormat.TYPE_TOMBSTONES -> {
@@ -226,6 +227,30 @@ public final class Catalog implements AutoCloseable {
         append(CatalogFormat.TYPE_REMOVE_SEGMENTS, CatalogFormat.encodeRemove(List.copyOf(files)));
         for (String f : files) {
             segments.remove(f);
+        }
+    }
+
+    /**
+     * Compaction's swap: {@code added} join and {@code removed} leave the namespace in one durable
+     * record, so a crash leaves either the inputs or the outputs, never both and never neither. The
+     * caller deletes the removed files afterwards (a crash first leaves orphans, deleted at open).
+     */
+    public synchronized void replaceSegments(Collection<String> removed, List<SegmentEntry> added) {
+        if (removed.isEmpty() && added.isEmpty()) {
+            return;
+        }
+        CatalogFormat.Replace r = new CatalogFormat.Replace(List.copyOf(removed), added);
+        append(CatalogFormat.TYPE_REPLACE_SEGMENTS, CatalogFormat.encodeReplace(r));
+        applyReplace(r);
+    }
+
+    private void applyReplace(CatalogFormat.Replace r) {
+        for (String f : r.removed()) {
+            segments.remove(f);
+        }
+        for (SegmentEntry e : r.added()) {
+            segments.put(e.file(), e);
+            nextSegmentId = Math.max(nextSegmentId, e.id() + 1);
         }
     }
 
@@ -337,9 +362,13 @@ public final class Catalog implements AutoCloseable {
         return settings;
     }
 
-    /** Live segments in publish order. */
+    /**
+     * Live segments by ascending id — the order of their writes, which last write wins goes by. (A
+     * compaction's output takes an id reserved when its inputs were chosen, so it sorts before any
+     * segment flushed while it ran, although its record comes later in the file.)
+     */
     public synchronized List<SegmentEntry> segments() {
-        return List.copyOf(segments.values());
+        return segments.values().stream().sorted(java.util.Comparator.comparingLong(SegmentEntry::id)).toList();
     }
 
     public synchronized List<CatalogDeclaration> declarations() {

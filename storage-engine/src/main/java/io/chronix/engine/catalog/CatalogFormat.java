@@ -49,6 +49,8 @@ public final class CatalogFormat {
     public static final byte TYPE_REMOVE_SEGMENTS = 3;
     public static final byte TYPE_SCHEMA = 4;
     public static final byte TYPE_WAL_FLOOR = 5;
+    /** Compaction: segments added and segments removed in one record (see {@link Replace}). */
+    public static final byte TYPE_REPLACE_SEGMENTS = 6;
     /** Tombstones issued by one delete ({@link TombstoneEntry}); deletes and retention own 7–9. */
     public static final byte TYPE_TOMBSTONES = 7;
     /** Tombstones collected because every segment they were issued against has left the catalog. */
@@ -121,8 +123,37 @@ public final class CatalogFormat {
         return new Out().i64(s.shardDurationNanos()).bytes();
     }
 
+    /** A REPLACE_SEGMENTS body: the files that leave and the entries that join, applied together. */
+    public record Replace(List<String> removed, List<SegmentEntry> added) {
+        public Replace {
+            removed = List.copyOf(removed);
+            added = List.copyOf(added);
+        }
+    }
+
+    static byte[] encodeReplace(Replace r) {
+        Out o = new Out();
+        putRemove(o, r.removed());
+        putAdd(o, r.added());
+        return o.bytes();
+    }
+
+    static Replace decodeReplace(ByteBuffer body) throws BadBody {
+        In in = new In(body);
+        List<String> removed = readRemove(in);
+        List<SegmentEntry> added = readAdd(in);
+        in.end();
+        return new Replace(removed, added);
+    }
+
     static byte[] encodeAdd(List<SegmentEntry> entries) {
-        Out o = new Out().u32(entries.size());
+        Out o = new Out();
+        putAdd(o, entries);
+        return o.bytes();
+    }
+
+    private static void putAdd(Out o, List<SegmentEntry> entries) {
+        o.u32(entries.size());
         for (SegmentEntry e : entries) {
             o.i64(e.id()).str(e.file()).i64(e.shard()).str(e.measurement()).i64(e.minTime()).i64(e.maxTime())
                     .i64(e.rowCount()).u32(e.seriesCount()).i64(e.sizeBytes()).i64(e.walSequence()).u32(e.columns().size());
@@ -132,7 +163,6 @@ public final class CatalogFormat {
                         .u8(c.hasRange() ? 1 : 0).i64(c.minBits()).i64(c.maxBits());
             }
         }
-        return o.bytes();
     }
 
     static byte[] encodeWalFloor(long floor) {
@@ -173,11 +203,16 @@ public final class CatalogFormat {
     }
 
     static byte[] encodeRemove(List<String> files) {
-        Out o = new Out().u32(files.size());
+        Out o = new Out();
+        putRemove(o, files);
+        return o.bytes();
+    }
+
+    private static void putRemove(Out o, List<String> files) {
+        o.u32(files.size());
         for (String f : files) {
             o.str(f);
         }
-        return o.bytes();
     }
 
     static byte[] encodeSchema(List<CatalogDeclaration> decls) {
@@ -274,6 +309,12 @@ public final class CatalogFormat {
 
     static List<SegmentEntry> decodeAdd(ByteBuffer body) throws BadBody {
         In in = new In(body);
+        List<SegmentEntry> out = readAdd(in);
+        in.end();
+        return out;
+    }
+
+    private static List<SegmentEntry> readAdd(In in) throws BadBody {
         int n = in.count(8);
         List<SegmentEntry> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -308,7 +349,6 @@ public final class CatalogFormat {
                 throw new BadBody(e.getMessage());
             }
         }
-        in.end();
         return out;
     }
 
@@ -362,12 +402,17 @@ public final class CatalogFormat {
 
     static List<String> decodeRemove(ByteBuffer body) throws BadBody {
         In in = new In(body);
+        List<String> out = readRemove(in);
+        in.end();
+        return out;
+    }
+
+    private static List<String> readRemove(In in) throws BadBody {
         int n = in.count(4);
         List<String> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(in.str());
         }
-        in.end();
         return out;
     }
 

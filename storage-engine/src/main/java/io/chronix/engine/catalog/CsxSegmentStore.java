@@ -77,6 +77,11 @@ public final class CsxSegmentStore implements SegmentStore {
     }
 
     @Override
+    public SegmentWriterConfig writerConfig() {
+        return config;
+    }
+
+    @Override
     public void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags, BufferAllocator allocator,
             Consumer<VectorSchemaRoot> sink) {
         Handle h = acquire(file);

@@ -79,4 +79,36 @@ public final class SegmentStatistics {
         }
         return out;
     }
+
+    /**
+     * The stats of two runs of rows with the same columns (tags then fields by name, as {@link #of}
+     * gives them) as one: null counts add, bounds widen. Compaction folds its output parts with it.
+     */
+    public static List<ColumnStats> combine(List<ColumnStats> a, List<ColumnStats> b) {
+        if (a.size() != b.size()) {
+            throw new IllegalArgumentException("stats of different columns [a=" + a.size() + ", b=" + b.size() + "]");
+        }
+        List<ColumnStats> out = new ArrayList<>(a.size());
+        for (int i = 0; i < a.size(); i++) {
+            ColumnStats x = a.get(i);
+            ColumnStats y = b.get(i);
+            if (!x.name().equals(y.name()) || x.kind() != y.kind() || x.type() != y.type()) {
+                throw new IllegalArgumentException("stats of different columns [a=" + x.name() + ", b=" + y.name() + "]");
+            }
+            boolean range = x.hasRange() || y.hasRange();
+            long min = !x.hasRange() ? y.minBits() : !y.hasRange() ? x.minBits() : Math.min(x.minBits(), y.minBits());
+            long max = !x.hasRange() ? y.maxBits() : !y.hasRange() ? x.maxBits() : Math.max(x.maxBits(), y.maxBits());
+            out.add(new ColumnStats(x.name(), x.kind(), x.type(), x.nullCount() + y.nullCount(), minTag(x.minTag(), y.minTag(), -1),
+                    minTag(x.maxTag(), y.maxTag(), 1), range, range ? min : 0, range ? max : 0));
+        }
+        return out;
+    }
+
+    /** The smaller ({@code sign} -1) or larger (1) of two optional tag values. */
+    private static String minTag(String x, String y, int sign) {
+        if (x == null || y == null) {
+            return x == null ? y : x;
+        }
+        return Integer.signum(x.compareTo(y)) == sign ? x : y;
+    }
 }

@@ -40,6 +40,11 @@ public interface SegmentStore {
     /** Deletes the segment's files (the segment and any sidecar) if they exist. */
     void delete(SegmentFile file);
 
+    /** How this store writes segments (codecs, row group size): compaction writes its output with the same. */
+    default io.chronix.engine.segment.SegmentWriterConfig writerConfig() {
+        return io.chronix.engine.segment.SegmentWriterConfig.defaults();
+    }
+
     /** Releases what the store holds open (cached readers). */
     default void close() {
     }

@@ -67,6 +67,15 @@ public interface FileIO {
          */
         int write(java.nio.ByteBuffer src) throws IOException;
 
+        /**
+         * Writes some of {@code src} at {@code position} without moving the write position: patching
+         * bytes already written (a segment's header, whose counts are known only at the end). Returns
+         * the count written. Implementations that cannot do it refuse.
+         */
+        default int writeAt(java.nio.ByteBuffer src, long position) throws IOException {
+            throw new UnsupportedOperationException("positional writes not supported [path=" + path() + "]");
+        }
+
         /** Forces written bytes (not metadata beyond what reading them back needs) to the device. */
         void sync() throws IOException;
 

@@ -114,6 +114,11 @@ public final class NioFileIO implements FileIO {
         }
 
         @Override
+        public int writeAt(ByteBuffer src, long position) throws IOException {
+            return channel.write(src, position);
+        }
+
+        @Override
         public void sync() throws IOException {
             // data only: the WAL never relies on mtime, and the size change of an append is
             // flushed by fdatasync as needed to read the data back

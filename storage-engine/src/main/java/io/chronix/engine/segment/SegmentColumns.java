@@ -255,6 +255,17 @@ public final class SegmentColumns {
         return 0;
     }
 
+    /** Compares two series' tag values (same tags, same order) as segments sort them: absent first, then {@link String#compareTo}. */
+    public static int compareTuples(String[] a, String[] b) {
+        for (int i = 0; i < a.length; i++) {
+            int c = compareTag(a[i], b[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
     static int compareTag(String x, String y) {
         if (x == y) {
             return 0;

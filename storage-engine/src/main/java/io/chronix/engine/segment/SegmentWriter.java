@@ -30,11 +30,13 @@ import java.util.zip.CRC32C;
  * The one writer of {@code .csx} segments (and, beside each, its {@code .series} sidecar).
  *
  * <h2>Streaming</h2>
- * The input columns are in memory already (the memtable's rows for one measurement); the file never
- * is. A first pass over the input finds what the header needs (row count, time bounds, series); then
- * the header is written and each row group's column blocks are encoded one at a time into reused
- * buffers and handed to the file through a 256 KiB buffer, the CRC-32C updated as bytes go out. Only
- * the metadata (a few bytes per block and per series) is held until the end.
+ * Rows arrive part by part ({@link #open} and {@link Appender#append}; {@link #write} is the same
+ * with every part at hand); the file is never in memory. Each part's row groups are encoded one at
+ * a time into reused buffers and handed to the file through a 256 KiB buffer, the CRC-32C updated as
+ * bytes go out; the series table and the header's counts accumulate as parts arrive. The header is
+ * written as zeros first and patched at the end (positional write), its CRC combined in front of
+ * the streamed one ({@link Crc32cCombine}). Only the metadata (a few bytes per block and per
+ * series) is held until the end.
  *
  * <h2>Publishing</h2>
  * The file is written as {@code tmpDir/shard_{id}-seg_{nanos}_{counter}.csx.tmp}, fsynced, closed,
@@ -59,12 +61,20 @@ public final class SegmentWriter {
 
     private final FileIO io;
     private final SegmentWriterConfig config;
-    private final Plan plan;
+    private final Plan plan = new Plan();
+    private final SegmentFile file;
+    private final Path segmentsDir;
+    private final Path tmpDir;
+    private final Path target;
+    private final long maxWalSequence;
     private FileIO.WritableFile out;
     private Path outPath;
     private final ByteBuffer buffer = ByteBuffer.allocate(OUT_BUFFER).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
     private long position;
+    private final List<SegmentMeta.RowGroup> groups = new ArrayList<>();
+    private long nextRow;
+    private boolean done;
 
     // reused per block
     private final BlockBuffer encoded = new BlockBuffer(64 * 1024);
@@ -85,10 +95,15 @@ public final class SegmentWriter {
     private ZstdDictCompress dictCompress;
     private boolean dictionaryUsed;
 
-    private SegmentWriter(FileIO io, SegmentWriterConfig config, Plan plan) {
+    private SegmentWriter(FileIO io, SegmentWriterConfig config, Path tmpDir, Path segmentsDir, SegmentFile file, long maxWalSequence) {
         this.io = io;
         this.config = config;
-        this.plan = plan;
+        this.file = file;
+        this.tmpDir = tmpDir;
+        this.segmentsDir = segmentsDir;
+        this.target = file.resolve(segmentsDir);
+        this.outPath = tmpDir.resolve(file.shardDirectory() + "-" + file.fileName() + ".tmp");
+        this.maxWalSequence = maxWalSequence;
         this.floatEncoder = new FloatEncoder(config.floatPolicy());
     }
 
@@ -110,116 +125,212 @@ public final class SegmentWriter {
      */
     public static Written write(FileIO io, Path tmpDir, Path segmentsDir, SegmentFile file, List<SegmentColumns> parts,
                                 SegmentWriterConfig config, long maxWalSequence) {
+        if (parts == null || parts.isEmpty()) {
+            throw new IllegalArgumentException("a segment needs at least one part");
+        }
+        try (Appender a = open(io, tmpDir, segmentsDir, file, config, maxWalSequence)) {
+            for (SegmentColumns part : parts) {
+                a.append(part);
+            }
+            return a.finish();
+        }
+    }
+
+    /**
+     * Starts a segment whose parts arrive one at a time (compaction's streaming output): each
+     * {@link Appender#append} encodes and writes its row groups before returning, so only one part
+     * is ever in memory. The header's counts are patched in by {@link Appender#finish()}, which
+     * needs {@link FileIO.WritableFile#writeAt}.
+     */
+    public static Appender open(FileIO io, Path tmpDir, Path segmentsDir, SegmentFile file, SegmentWriterConfig config,
+                                long maxWalSequence) {
         Objects.requireNonNull(io, "io");
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(config, "config");
-        Plan plan = Plan.of(parts);
-        SegmentWriter w = new SegmentWriter(io, config, plan);
-        Path target = file.resolve(segmentsDir);
-        Path tmp = tmpDir.resolve(file.shardDirectory() + "-" + file.fileName() + ".tmp");
-        SegmentMeta meta = w.writeFile(tmp, target, maxWalSequence);
-        SeriesIndex index = plan.seriesIndex(meta.crc());
-        try {
-            SeriesWriter.write(io, tmpDir, file.resolveSidecar(segmentsDir), index);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "series sidecar not written; it is rebuilt on first use [segment="
-                    + target + ", cause=" + e + "]");
-        }
-        return new Written(file, meta, index);
+        SegmentWriter w = new SegmentWriter(io, config, tmpDir, segmentsDir, file, maxWalSequence);
+        w.begin();
+        return w.new Appender();
     }
 
-    private SegmentMeta writeFile(Path tmp, Path target, long maxWalSequence) {
-        boolean published = false;
-        try {
-            io.createDirectories(tmp.getParent());
-            if (io.exists(tmp)) {
-                io.delete(tmp); // left by a crash mid-write; the name is ours
+    /**
+     * A segment being written part by part. Not published until {@link #finish()}; {@link #close()}
+     * without it deletes the temporary file. Parts are borrowed only during {@link #append}.
+     */
+    public final class Appender implements AutoCloseable {
+
+        private Appender() {
+        }
+
+        /**
+         * Encodes and writes {@code part}'s row groups.
+         *
+         * @throws IllegalArgumentException if the part disagrees with the first one or continues out of order
+         */
+        public void append(SegmentColumns part) {
+            checkNotDone();
+            plan.add(part);
+            try {
+                writeRowGroups(part);
+            } catch (IOException e) {
+                throw new SegmentIoException("write", outPath, e);
             }
-            outPath = tmp;
-            out = io.create(tmp);
-            int flags = SegmentFormat.FLAG_SERIES_ORDER;
-            writeHeader(flags, maxWalSequence);
-            List<SegmentMeta.RowGroup> rowGroups = writeRowGroups();
+        }
+
+        /** Rows appended so far. */
+        public long rows() {
+            return plan.rows;
+        }
+
+        /**
+         * Writes metadata and footer, patches the header, fsyncs and publishes.
+         *
+         * @throws IllegalArgumentException if no row was appended (nothing is published)
+         */
+        public Written finish() {
+            checkNotDone();
+            if (plan.rows == 0) {
+                throw new IllegalArgumentException("a segment needs at least one row [file=" + file + "]");
+            }
+            SegmentMeta meta = end();
+            SeriesIndex index = plan.seriesIndex(meta.crc());
+            try {
+                SeriesWriter.write(io, tmpDir, file.resolveSidecar(segmentsDir), index);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "series sidecar not written; it is rebuilt on first use [segment="
+                        + target + ", cause=" + e + "]");
+            }
+            return new Written(file, meta, index);
+        }
+
+        /** Abandons an unfinished segment: its temporary file is deleted. Idempotent. */
+        @Override
+        public void close() {
+            if (!done) {
+                done = true;
+                abandon();
+            }
+        }
+    }
+
+    private void checkNotDone() {
+        if (done) {
+            throw new IllegalStateException("segment already finished or abandoned [file=" + file + "]");
+        }
+    }
+
+    private void begin() {
+        try {
+            io.createDirectories(outPath.getParent());
+            if (io.exists(outPath)) {
+                io.delete(outPath); // left by a crash mid-write; the name is ours
+            }
+            out = io.create(outPath);
+            // the header's counts are known at the end: a placeholder now, outside the running CRC,
+            // patched (and its CRC combined in front of the rest) by end()
+            buffer.put(new byte[SegmentFormat.HEADER_SIZE]);
+            flushBuffer(false);
+        } catch (IOException e) {
+            done = true;
+            abandon();
+            throw new SegmentIoException("write", outPath, e);
+        }
+    }
+
+    private SegmentMeta end() {
+        boolean published = false;
+        plan.seal();
+        try {
             long metadataOffset = position + buffer.position();
             List<SegmentMeta.Column> columns = plan.columns();
-            BlockBuffer meta = encodeMetadata(columns, rowGroups);
+            BlockBuffer meta = encodeMetadata(columns, groups);
             putBytes(meta.array(), 0, meta.size());
             ensure(SegmentFormat.FOOTER_SIZE);
             buffer.putLong(metadataOffset);
-            buffer.putInt(rowGroups.size());
+            buffer.putInt(groups.size());
             flushBuffer(true);
-            int fileCrc = (int) crc.getValue();
+            ByteBuffer header = header(plan.flags());
+            CRC32C headerCrc = new CRC32C();
+            headerCrc.update(header.duplicate());
+            int fileCrc = (int) Crc32cCombine.combine(headerCrc.getValue(), crc.getValue(), position - SegmentFormat.HEADER_SIZE);
             buffer.putInt(fileCrc);
             buffer.put(SegmentFormat.MAGIC);
             flushBuffer(false);
+            while (header.hasRemaining()) {
+                if (out.writeAt(header, header.position()) <= 0) {
+                    throw new IOException("file accepts no header bytes [path=" + outPath + "]");
+                }
+            }
             out.sync();
             out.close();
             out = null;
             io.createDirectories(target.getParent());
-            io.rename(tmp, target);
+            io.rename(outPath, target);
             published = true;
+            done = true;
             io.syncDirectory(target.getParent());
-            SegmentMeta.Header header = new SegmentMeta.Header(SegmentFormat.VERSION, flags, plan.minTime, plan.maxTime,
+            SegmentMeta.Header h = new SegmentMeta.Header(SegmentFormat.VERSION, plan.flags(), plan.minTime, plan.maxTime,
                     plan.rows, columns.size(), plan.series.size(), maxWalSequence);
-            return new SegmentMeta(header, plan.measurement, columns, rowGroups, plan.seriesMeta(), position, fileCrc);
+            return new SegmentMeta(h, plan.measurement, columns, groups, plan.seriesMeta(), position, fileCrc);
         } catch (IOException e) {
-            throw new SegmentIoException(published ? "sync directory" : "write", published ? target : tmp, e);
+            throw new SegmentIoException(published ? "sync directory" : "write", published ? target : outPath, e);
         } finally {
-            if (out != null) {
-                try {
-                    out.close();
-                } catch (IOException ignored) {
-                    // the write already failed; the temp file goes below
-                }
-            }
             if (!published) {
-                try {
-                    io.delete(tmp);
-                } catch (IOException ignored) {
-                    // a stale temp file is removed with tmp/ at the next open
-                }
+                done = true;
+                abandon();
             }
         }
     }
 
-    private void writeHeader(int flags, long maxWalSequence) throws IOException {
-        ensure(SegmentFormat.HEADER_SIZE);
-        buffer.put(SegmentFormat.MAGIC);
-        buffer.putShort((short) SegmentFormat.VERSION);
-        buffer.putShort((short) flags);
-        buffer.putLong(plan.minTime);
-        buffer.putLong(plan.maxTime);
-        buffer.putLong(plan.rows);
-        buffer.putInt(plan.columns().size());
-        buffer.putInt(plan.series.size());
-        buffer.putLong(maxWalSequence);
+    private void abandon() {
+        if (out != null) {
+            try {
+                out.close();
+            } catch (IOException ignored) {
+                // the write already failed or was abandoned; the temp file goes below
+            }
+            out = null;
+        }
+        try {
+            io.delete(outPath);
+        } catch (IOException ignored) {
+            // a stale temp file is removed with tmp/ at the next open
+        }
     }
 
-    private List<SegmentMeta.RowGroup> writeRowGroups() throws IOException {
-        List<SegmentMeta.RowGroup> groups = new ArrayList<>();
-        long firstRow = 0;
-        for (SegmentColumns part : plan.parts) {
-            for (int from = 0; from < part.rowCount(); from += config.rowGroupRows()) {
-                int n = Math.min(config.rowGroupRows(), part.rowCount() - from);
-                List<SegmentMeta.Block> blocks = new ArrayList<>(plan.columnPlans.size());
-                long min = Long.MAX_VALUE;
-                long max = Long.MIN_VALUE;
-                long[] time = part.time();
-                for (int i = from; i < from + n; i++) {
-                    min = Math.min(min, time[i]);
-                    max = Math.max(max, time[i]);
-                }
-                for (ColumnPlan c : plan.columnPlans) {
-                    blocks.add(writeBlock(c, part, from, n, groups.isEmpty()));
-                }
-                groups.add(new SegmentMeta.RowGroup(firstRow, n, min, max, blocks));
-                firstRow += n;
-                if (groups.size() == 1 && config.zstdDictTraining()) {
-                    trainDictionary();
-                }
+    private ByteBuffer header(int flags) {
+        ByteBuffer h = ByteBuffer.allocate(SegmentFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        h.put(SegmentFormat.MAGIC);
+        h.putShort((short) SegmentFormat.VERSION);
+        h.putShort((short) flags);
+        h.putLong(plan.minTime);
+        h.putLong(plan.maxTime);
+        h.putLong(plan.rows);
+        h.putInt(plan.columns().size());
+        h.putInt(plan.series.size());
+        h.putLong(maxWalSequence);
+        return h.flip();
+    }
+
+    private void writeRowGroups(SegmentColumns part) throws IOException {
+        for (int from = 0; from < part.rowCount(); from += config.rowGroupRows()) {
+            int n = Math.min(config.rowGroupRows(), part.rowCount() - from);
+            List<SegmentMeta.Block> blocks = new ArrayList<>(plan.columnPlans.size());
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            long[] time = part.time();
+            for (int i = from; i < from + n; i++) {
+                min = Math.min(min, time[i]);
+                max = Math.max(max, time[i]);
+            }
+            for (ColumnPlan c : plan.columnPlans) {
+                blocks.add(writeBlock(c, part, from, n, groups.isEmpty()));
+            }
+            groups.add(new SegmentMeta.RowGroup(nextRow, n, min, max, blocks));
+            nextRow += n;
+            if (groups.size() == 1 && config.zstdDictTraining()) {
+                trainDictionary();
             }
         }
-        return groups;
     }
 
     private void trainDictionary() {
@@ -582,27 +693,43 @@ public final class SegmentWriter {
         }
     }
 
+    /**
+     * What the parts add up to, gathered as they arrive: the shape (from the first part; later parts
+     * must match it), the series table and the header's counts. Holds no part after its append.
+     */
     private static final class Plan {
         String measurement;
-        List<SegmentColumns> parts;
         List<ColumnPlan> columnPlans;
         List<String> tagNames;
+        List<String> fieldNames;
+        List<FieldType> fieldTypes;
         final List<SeriesIndex.Key> series = new ArrayList<>();
         long rows;
         long minTime = Long.MAX_VALUE;
         long maxTime = Long.MIN_VALUE;
+        // the open series: its key, where it started, its bounds; and the previous row's tags and time
+        private String[] key;
+        private long firstRow;
+        private long seriesMin;
+        private long seriesMax;
+        private boolean closed;
 
-        static Plan of(List<SegmentColumns> parts) {
-            if (parts == null || parts.isEmpty()) {
-                throw new IllegalArgumentException("a segment needs at least one part");
+        int flags() {
+            return SegmentFormat.FLAG_SERIES_ORDER;
+        }
+
+        void add(SegmentColumns part) {
+            Objects.requireNonNull(part, "part");
+            if (columnPlans == null) {
+                shapeFrom(part);
+            } else {
+                checkSameShape(part);
             }
-            Plan p = new Plan();
-            p.parts = List.copyOf(parts);
-            SegmentColumns first = p.parts.getFirst();
-            p.measurement = first.measurement();
-            for (SegmentColumns part : p.parts) {
-                p.checkSameShape(first, part);
-            }
+            scanSeries(part);
+        }
+
+        private void shapeFrom(SegmentColumns first) {
+            measurement = first.measurement();
             List<ColumnPlan> plans = new ArrayList<>();
             plans.add(new ColumnPlan(SegmentColumns.TIME, SegmentMeta.Role.TIME, null, -1, -1));
             List<ColumnPlan> tags = new ArrayList<>();
@@ -621,88 +748,81 @@ public final class SegmentWriter {
             if (plans.size() > 0xFFFF) {
                 throw new IllegalArgumentException("too many columns [columns=" + plans.size() + "]");
             }
-            p.columnPlans = plans;
-            p.tagNames = first.tags().stream().map(TagColumn::name).toList();
-            p.scanSeries();
-            if (p.rows == 0) {
-                throw new IllegalArgumentException("a segment needs at least one row [measurement=" + p.measurement + "]");
-            }
-            return p;
+            columnPlans = plans;
+            tagNames = first.tags().stream().map(TagColumn::name).toList();
+            fieldNames = first.fields().stream().map(FieldColumn::name).toList();
+            fieldTypes = first.fields().stream().map(FieldColumn::type).toList();
         }
 
-        private void checkSameShape(SegmentColumns a, SegmentColumns b) {
-            boolean same = a.measurement().equals(b.measurement()) && a.tags().size() == b.tags().size()
-                    && a.fields().size() == b.fields().size();
-            for (int i = 0; same && i < a.tags().size(); i++) {
-                same = a.tags().get(i).name().equals(b.tags().get(i).name());
+        private void checkSameShape(SegmentColumns b) {
+            boolean same = measurement.equals(b.measurement()) && tagNames.size() == b.tags().size()
+                    && fieldNames.size() == b.fields().size();
+            for (int i = 0; same && i < tagNames.size(); i++) {
+                same = tagNames.get(i).equals(b.tags().get(i).name());
             }
-            for (int i = 0; same && i < a.fields().size(); i++) {
-                same = a.fields().get(i).name().equals(b.fields().get(i).name()) && a.fields().get(i).type() == b.fields().get(i).type();
+            for (int i = 0; same && i < fieldNames.size(); i++) {
+                same = fieldNames.get(i).equals(b.fields().get(i).name()) && fieldTypes.get(i) == b.fields().get(i).type();
             }
             if (!same) {
-                throw new IllegalArgumentException("segment parts disagree on measurement or columns [measurement=" + a.measurement() + "]");
+                throw new IllegalArgumentException("segment parts disagree on measurement or columns [measurement=" + measurement + "]");
             }
         }
 
-        private void scanSeries() {
-            SegmentColumns prevPart = null;
-            int prevRow = -1;
-            long firstRow = 0;
-            long seriesMin = 0;
-            long seriesMax = 0;
-            String[] key = null;
-            long row = 0;
-            for (SegmentColumns part : parts) {
-                List<TagColumn> tags = part.tags();
-                long[] time = part.time();
-                for (int i = 0; i < part.rowCount(); i++, row++) {
-                    long t = time[i];
-                    minTime = Math.min(minTime, t);
-                    maxTime = Math.max(maxTime, t);
-                    boolean newSeries;
-                    if (prevPart == null) {
-                        newSeries = true;
-                    } else if (prevPart == part) {
-                        newSeries = SegmentColumns.compareSeries(tags, i - 1, i) != 0;
-                    } else {
-                        int c = compareAcross(prevPart, prevRow, part, i);
-                        if (c > 0 || (c == 0 && t <= prevPart.time()[prevRow])) {
-                            throw new IllegalArgumentException("segment parts out of order [measurement=" + measurement + ", row=" + row + "]");
-                        }
-                        newSeries = c != 0;
+        private void scanSeries(SegmentColumns part) {
+            List<TagColumn> tags = part.tags();
+            long[] time = part.time();
+            for (int i = 0; i < part.rowCount(); i++, rows++) {
+                long t = time[i];
+                minTime = Math.min(minTime, t);
+                maxTime = Math.max(maxTime, t);
+                boolean newSeries;
+                if (key == null) {
+                    newSeries = true;
+                } else if (i > 0) {
+                    newSeries = SegmentColumns.compareSeries(tags, i - 1, i) != 0;
+                } else {
+                    int c = compareToKey(part, i);
+                    if (c > 0 || (c == 0 && t <= seriesMax)) {
+                        throw new IllegalArgumentException("segment parts out of order [measurement=" + measurement + ", row=" + rows + "]");
                     }
-                    if (newSeries) {
-                        if (key != null) {
-                            series.add(new SeriesIndex.Key(Arrays.asList(key), firstRow, (int) (row - firstRow), seriesMin, seriesMax));
-                        }
-                        key = new String[tags.size()];
-                        for (int k = 0; k < key.length; k++) {
-                            key[k] = tags.get(k).values()[i];
-                        }
-                        firstRow = row;
-                        seriesMin = t;
-                        seriesMax = t;
-                    } else {
-                        seriesMax = t; // strictly increasing within a series
-                    }
-                    prevPart = part;
-                    prevRow = i;
+                    newSeries = c != 0;
                 }
+                if (newSeries) {
+                    closeSeries();
+                    key = new String[tags.size()];
+                    for (int k = 0; k < key.length; k++) {
+                        key[k] = tags.get(k).values()[i];
+                    }
+                    firstRow = rows;
+                    seriesMin = t;
+                }
+                seriesMax = t; // strictly increasing within a series
             }
-            if (key != null) {
-                series.add(new SeriesIndex.Key(Arrays.asList(key), firstRow, (int) (row - firstRow), seriesMin, seriesMax));
-            }
-            rows = row;
         }
 
-        private static int compareAcross(SegmentColumns a, int ra, SegmentColumns b, int rb) {
-            for (int k = 0; k < a.tags().size(); k++) {
-                int c = SegmentColumns.compareTag(a.tags().get(k).values()[ra], b.tags().get(k).values()[rb]);
+        private void closeSeries() {
+            if (key != null) {
+                series.add(new SeriesIndex.Key(Arrays.asList(key), firstRow, (int) (rows - firstRow), seriesMin, seriesMax));
+            }
+        }
+
+        /** The open series' key against row {@code r} of the next part. */
+        private int compareToKey(SegmentColumns part, int r) {
+            for (int k = 0; k < key.length; k++) {
+                int c = SegmentColumns.compareTag(key[k], part.tags().get(k).values()[r]);
                 if (c != 0) {
                     return c;
                 }
             }
             return 0;
+        }
+
+        /** Closes the last series; the series table is complete afterwards. */
+        void seal() {
+            if (!closed) {
+                closed = true;
+                closeSeries();
+            }
         }
 
         List<SegmentMeta.Column> columns() {

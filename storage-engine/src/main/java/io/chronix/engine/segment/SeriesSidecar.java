@@ -23,22 +23,27 @@ public final class SeriesSidecar {
      * @throws CorruptFileException if the <em>segment</em> is damaged (the sidecar's own damage is repaired)
      */
     public static SeriesIndex loadOrRebuild(FileIO io, Path segmentsDir, Path tmpDir, SegmentFile file) {
-        Path sidecar = file.resolveSidecar(segmentsDir);
         try (SegmentReader segment = SegmentReader.open(io, file.resolve(segmentsDir))) {
-            if (io.exists(sidecar)) {
-                try {
-                    SeriesIndex index = SeriesReader.read(io, sidecar);
-                    if (index.segmentCrc() == segment.meta().crc() && index.series().size() == segment.series().size()) {
-                        return index;
-                    }
-                    LOG.log(System.Logger.Level.WARNING, "series sidecar belongs to another segment; rebuilding [path=" + sidecar + "]");
-                } catch (CorruptFileException | UnsupportedFormatVersionException e) {
-                    LOG.log(System.Logger.Level.WARNING, "series sidecar unreadable; rebuilding [" + e.getMessage() + "]");
-                }
-            }
-            SeriesIndex rebuilt = segment.seriesIndex();
-            SeriesWriter.write(io, tmpDir, sidecar, rebuilt);
-            return rebuilt;
+            return loadOrRebuild(io, segmentsDir, tmpDir, file, segment);
         }
+    }
+
+    /** Like {@link #loadOrRebuild(FileIO, Path, Path, SegmentFile)} with the segment already open. */
+    public static SeriesIndex loadOrRebuild(FileIO io, Path segmentsDir, Path tmpDir, SegmentFile file, SegmentReader segment) {
+        Path sidecar = file.resolveSidecar(segmentsDir);
+        if (io.exists(sidecar)) {
+            try {
+                SeriesIndex index = SeriesReader.read(io, sidecar);
+                if (index.segmentCrc() == segment.meta().crc() && index.series().size() == segment.series().size()) {
+                    return index;
+                }
+                LOG.log(System.Logger.Level.WARNING, "series sidecar belongs to another segment; rebuilding [path=" + sidecar + "]");
+            } catch (CorruptFileException | UnsupportedFormatVersionException e) {
+                LOG.log(System.Logger.Level.WARNING, "series sidecar unreadable; rebuilding [" + e.getMessage() + "]");
+            }
+        }
+        SeriesIndex rebuilt = segment.seriesIndex();
+        SeriesWriter.write(io, tmpDir, sidecar, rebuilt);
+        return rebuilt;
     }
 }

@@ -45,6 +45,9 @@ class CatalogFormatContractTest {
             c.addTombstones(List.of(tombstone(c.reserveTombstoneIds(2)), tombstone(2)));
             c.dropTombstones(List.of(1L));
             c.removeSegments(List.of(entry(2, "mem").file()));
+            c.addSegments(List.of(entry(5, "cpu")));
+            // a compaction of segment 3 whose output id (4) was reserved before segment 5 was flushed
+            c.replaceSegments(List.of(entry(3, "cpu").file()), List.of(entry(4, "cpu")));
         }
         return dir.resolve("catalog/manifest.cxct");
     }
@@ -54,10 +57,11 @@ class CatalogFormatContractTest {
         write();
         try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
             assertThat(c.settings().shardDurationNanos()).isEqualTo(3_600_000_000_000L);
-            assertThat(c.segments()).containsExactly(entry(1, "cpu"), entry(3, "cpu"));
+            assertThat(c.segments()).as("by id, the replace's output before the later flush").containsExactly(entry(1, "cpu"),
+                    entry(4, "cpu"), entry(5, "cpu"));
             assertThat(c.declarations()).containsExactly(new CatalogDeclaration("cpu", "host", null),
                     new CatalogDeclaration("cpu", "v", FieldType.FLOAT));
-            assertThat(c.reserveIds(1)).isEqualTo(4);
+            assertThat(c.reserveIds(1)).isEqualTo(6);
             assertThat(c.tombstones()).containsExactly(tombstone(2));
             assertThat(c.tombstones().getFirst().segmentIds()).containsExactly(1, 3);
             assertThat(c.tombstones().getFirst().tags()).containsExactly(java.util.Map.entry("dc", "eu-2"), java.util.Map.entry("host", "a"));
@@ -138,8 +142,8 @@ class CatalogFormatContractTest {
         bad[good.length - 1] ^= 1;
         Files.write(f, bad);
         try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
-            // the removal of segment 2 was the torn record
-            assertThat(c.segments()).extracting(SegmentEntry::id).containsExactly(1L, 2L, 3L);
+            // the replace was the torn record: segment 3 stays, its output never joined
+            assertThat(c.segments()).extracting(SegmentEntry::id).containsExactly(1L, 3L, 5L);
         }
         assertThat(Files.size(f)).isEqualTo(lastRecord);
     }

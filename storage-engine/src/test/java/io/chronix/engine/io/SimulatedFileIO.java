@@ -426,6 +426,20 @@ public final class SimulatedFileIO implements FileIO {
         }
 
         @Override
+        public int writeAt(ByteBuffer src, long at) throws IOException {
+            synchronized (SimulatedFileIO.this) {
+                check();
+                if (at + src.remaining() > node.length) {
+                    throw new IOException("positional write past the end [path=" + path + "]"); // only patches are modelled
+                }
+                byte[] bytes = new byte[src.remaining()];
+                src.get(bytes);
+                node.write(at, bytes);
+                return bytes.length;
+            }
+        }
+
+        @Override
         public void sync() throws IOException {
             syncHook.run();
             synchronized (SimulatedFileIO.this) {

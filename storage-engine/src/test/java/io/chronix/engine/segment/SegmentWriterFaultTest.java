@@ -57,6 +57,12 @@ class SegmentWriterFaultTest {
                 }
 
                 @Override
+                public int writeAt(ByteBuffer src, long position) throws IOException {
+                    maybeFail("write");
+                    return f.writeAt(src, position);
+                }
+
+                @Override
                 public void sync() throws IOException {
                     maybeFail("sync");
                     f.sync();
