@@ -26,21 +26,25 @@ import java.util.zip.GZIPOutputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Requests of the write tests, and reading an engine directory back. */
-final class WriteClient {
+/** Requests of the write and query tests, and reading an engine directory back. */
+public final class WriteClient {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final ServiceProcess service;
 
-    WriteClient(ServiceProcess service) {
+    public WriteClient(ServiceProcess service) {
         this.service = service;
     }
 
-    record Tenant(String id, String name, String admin) {
+    public java.net.URI uri(String path) {
+        return service.uri(path);
     }
 
-    HttpResponse<String> send(String method, String path, String authorization, String contentType, byte[] body, String... headers)
+    public record Tenant(String id, String name, String admin) {
+    }
+
+    public HttpResponse<String> send(String method, String path, String authorization, String contentType, byte[] body, String... headers)
             throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(service.uri(path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
@@ -56,17 +60,17 @@ final class WriteClient {
         return service.send(b, null);
     }
 
-    HttpResponse<String> json(String method, String path, String token, String body) throws IOException, InterruptedException {
+    public HttpResponse<String> json(String method, String path, String token, String body) throws IOException, InterruptedException {
         return send(method, path, "Bearer " + token, body == null ? null : "application/json",
                 body == null ? null : body.getBytes(StandardCharsets.UTF_8));
     }
 
-    HttpResponse<String> write(String token, String namespace, String query, String lines) throws IOException, InterruptedException {
+    public HttpResponse<String> write(String token, String namespace, String query, String lines) throws IOException, InterruptedException {
         return send("POST", "/api/v1/namespaces/" + namespace + "/write" + query, "Bearer " + token, "text/plain; charset=utf-8",
                 lines.getBytes(StandardCharsets.UTF_8));
     }
 
-    Tenant tenant(String operator, String name, String quotas) throws IOException, InterruptedException {
+    public Tenant tenant(String operator, String name, String quotas) throws IOException, InterruptedException {
         HttpResponse<String> r = json("POST", "/api/v1/tenants", operator,
                 "{\"name\": \"" + name + "\"" + (quotas == null ? "" : ", \"quotas\": " + quotas) + "}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
@@ -74,22 +78,22 @@ final class WriteClient {
         return new Tenant(j.get("id").asString(), name, j.get("adminToken").asString());
     }
 
-    void namespace(String token, String name) throws IOException, InterruptedException {
+    public void namespace(String token, String name) throws IOException, InterruptedException {
         HttpResponse<String> r = json("POST", "/api/v1/namespaces", token, "{\"name\": \"" + name + "\", \"retention\": \"P30D\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
     }
 
-    String token(String admin, String scopes) throws IOException, InterruptedException {
+    public String token(String admin, String scopes) throws IOException, InterruptedException {
         HttpResponse<String> r = json("POST", "/api/v1/tokens", admin, "{\"description\": \"it\", \"scopes\": " + scopes + "}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         return JSON.readTree(r.body()).get("token").asString();
     }
 
-    static JsonNode body(HttpResponse<String> r) {
+    public static JsonNode body(HttpResponse<String> r) {
         return JSON.readTree(r.body());
     }
 
-    static byte[] gzip(String s) throws IOException {
+    public static byte[] gzip(String s) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (GZIPOutputStream g = new GZIPOutputStream(out)) {
             g.write(s.getBytes(StandardCharsets.UTF_8));
@@ -98,7 +102,7 @@ final class WriteClient {
     }
 
     /** The internal id of a live namespace (names its engine directory). */
-    static long namespaceId(ExternalServices s, String tenantId, String name) throws Exception {
+    public static long namespaceId(ExternalServices s, String tenantId, String name) throws Exception {
         try (Connection c = DriverManager.getConnection(s.jdbcUrl(), s.dbUser(), s.dbPassword());
              PreparedStatement q = c.prepareStatement("SELECT id FROM namespaces WHERE tenant_id = ?::uuid AND name = ? AND deleted_at IS NULL")) {
             q.setString(1, tenantId);
@@ -111,7 +115,7 @@ final class WriteClient {
     }
 
     /** Rows of a measurement in an engine directory, read with the engine while no service holds it. */
-    static long rows(Path engineDir, String measurement) {
+    public static long rows(Path engineDir, String measurement) {
         try (MaintenanceScheduler m = MaintenanceScheduler.create(1);
              Chronix c = Chronix.open(engineDir, EngineConfig.defaults(), m);
              RootAllocator a = new RootAllocator()) {
