@@ -1,5 +1,6 @@
 package io.chronix.engine;
 
+import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.cache.MetadataCache;
 import io.chronix.engine.catalog.Catalog;
 import io.chronix.engine.catalog.CatalogFormat;
@@ -19,6 +20,7 @@ import io.chronix.engine.compaction.SegmentReclaimer;
 import io.chronix.engine.error.CompactionFailedException;
 import io.chronix.engine.error.EngineClosedException;
 import io.chronix.engine.error.FlushFailedException;
+import io.chronix.engine.error.SeriesLimitExceededException;
 import io.chronix.engine.error.StorageIoException;
 import io.chronix.engine.error.UnsupportedWalRecordException;
 import io.chronix.engine.io.DirectoryLock;
@@ -37,10 +39,12 @@ import io.chronix.engine.memtable.LastValues;
 import io.chronix.engine.memtable.Memtable;
 import io.chronix.engine.memtable.SeriesRef;
 import io.chronix.engine.memtable.SeriesRegistry;
-import io.chronix.engine.model.FieldType;
 import io.chronix.engine.model.PointBatch;
+import io.chronix.engine.read.AggregateRequest;
+import io.chronix.engine.read.AggregateResult;
 import io.chronix.engine.read.LastPoint;
 import io.chronix.engine.read.RowMask;
+import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.RowMerger;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
@@ -59,13 +63,6 @@ import io.chronix.engine.wal.WalMetrics;
 import io.chronix.engine.wal.WalRecordType;
 import io.chronix.engine.wal.WalWriter;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.TimeStampVector;
-import org.apache.arrow.vector.UInt8Vector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
@@ -76,7 +73,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -149,6 +145,10 @@ public final class Chronix implements AutoCloseable {
     private final WalMetrics walMetrics = new WalMetrics();
     private final WalWriter wal;
     private final MaintenanceScheduler.Task flushTask;
+    private final LastPointReader lastPoints;
+    private final Aggregator aggregator;
+    /** New series that limited writes in flight may add (see {@link #write(PointBatch, long)}). */
+    private final java.util.concurrent.atomic.AtomicLong seriesReserved = new java.util.concurrent.atomic.AtomicLong();
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
     private final ReentrantLock flushLock = new ReentrantLock();
     /** Held by a compaction (explicit or a maintenance pass) from picking its groups to deleting its inputs. */
@@ -218,11 +218,29 @@ public final class Chronix implements AutoCloseable {
                 router.observe(e.maxTime());
             }
             deleteOrphans(segments);
+            long seriesStart = System.nanoTime();
+            boolean allSeriesKnown = LiveSeries.load(segments, store, series);
+            if (!allSeriesKnown) {
+                LOG.log(Level.WARNING, "series count may be short: a segment's series could not be read: dir={0}", dir);
+            }
+            if (!segments.isEmpty()) {
+                LOG.log(Level.DEBUG, "series loaded from sidecars: dir={0} segments={1} series={2} ms={3}", dir, segments.size(),
+                        series.liveSize(), (System.nanoTime() - seriesStart) / 1_000_000);
+            }
             WalConfig walConfig = WalConfig.defaults(dir.resolve(DataDirectory.WAL)).withFsyncPolicy(config.fsyncPolicy())
                     .withFsyncInterval(config.fsyncInterval()).withMaxFileSize(config.walMaxFileSize()).withIo(io);
             w = WalWriter.open(walConfig, walMetrics, cat.walFloor(), record -> replay(record.sequence(), record.type(),
                     WalCodec.decode(record.payload()), floors));
             this.wal = w;
+            if (!allSeriesKnown) {
+                // a series of an unreadable segment may have been registered by the replay as new:
+                // trust no last-value entry of this open without a scan
+                for (String m : series.measurements()) {
+                    for (SeriesRef ref : series.seriesOf(m)) {
+                        ref.lastValue().markIncomplete();
+                    }
+                }
+            }
             if (config.fsyncPolicy() == FsyncPolicy.PERIODIC) {
                 w.startPeriodicSync(scheduler.executor());
             }
@@ -236,12 +254,18 @@ public final class Chronix implements AutoCloseable {
             lock.close();
             throw e;
         }
+        this.lastPoints = new LastPointReader(schema, metadata, store);
+        this.aggregator = new Aggregator(store, series);
         this.flushTask = scheduler.task("flush " + dir, this::backgroundFlush);
         // deletes, retention and segment drops take the compaction lock: a merge never runs while
         // tombstones are issued or its inputs dropped, and applies every tombstone issued before it
         this.lifecycle = new EngineLifecycle(new LifecycleAccess(), io, dir, catalog, store, metadata, tombstones, series, schema,
                 compactionLock);
         this.deletedRows = tombstones::deletedTimes;
+        this.lastPoints.masking(tombstones::touches, lifecycle::newestRow);
+        if (tombstones.size() > 0) {
+            lifecycle.repairLiveSeries(); // the sidecars read at open still list series tombstones took whole
+        }
         this.maintenanceTask = scheduler.task("maintenance " + dir, this::maintenancePass);
         this.maintenanceTimer = config.maintenanceInterval().isZero() ? null
                 : scheduler.scheduleWithFixedDelay(maintenanceTask::request, config.maintenanceInterval());
@@ -276,6 +300,7 @@ public final class Chronix implements AutoCloseable {
             SegmentFile f = SegmentFile.parse(e.file());
             known.add(f.relativeName());
             known.add(f.shardDirectory() + "/" + f.sidecarFileName());
+            known.add(f.shardDirectory() + "/" + f.summaryFileName());
         }
         for (Path shardDir : DataDirectory.shardDirectories(dir)) {
             try {
@@ -463,8 +488,10 @@ public final class Chronix implements AutoCloseable {
      *     unknown measurement answers no batch, with a schema of {@code time} only)
      */
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
-        return scan(request, allocator, false, true);
+        return scan(request, allocator, false, NO_SKIP, true);
     }
+
+    private static final Aggregator.SegmentPlanner NO_SKIP = (candidates, memtables) -> Set.of();
 
     /**
      * {@link #scan} without the order: the same rows (each (series, time) once, last write wins
@@ -477,22 +504,25 @@ public final class Chronix implements AutoCloseable {
      * segment a tombstone applies to — go through the row merge as in {@link #scan}.
      */
     public ScanResult scanUnordered(ScanRequest request, BufferAllocator allocator) {
-        return scan(request, allocator, true, true);
+        return scan(request, allocator, true, NO_SKIP, true);
     }
 
-    /** Without {@code memtables}, only what segments hold (a delete's count of stored rows). */
-    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, boolean memtables) {
+    /** The scan; {@code planner} picks segments to leave out, from the scan's own snapshot (aggregates answered from summaries); without
+     * {@code memtables} only what segments hold (a delete's count of stored rows). */
+    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner,
+            boolean withMemtables) {
         ensureOpen();
         // segments a compaction replaces meanwhile stay on disk until this scan is done with them
         long ticket = reclaimer.enter();
         try {
-            return scanSegmentsAndMemtables(request, allocator, anyOrder, memtables);
+            return scanSegmentsAndMemtables(request, allocator, anyOrder, planner, withMemtables);
         } finally {
             reclaimer.exit(ticket);
         }
     }
 
-    private ScanResult scanSegmentsAndMemtables(ScanRequest request, BufferAllocator allocator, boolean anyOrder, boolean memtables) {
+    private ScanResult scanSegmentsAndMemtables(ScanRequest request, BufferAllocator allocator, boolean anyOrder,
+            Aggregator.SegmentPlanner planner, boolean withMemtables) {
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
             // nothing written yet (or a measurement being created right now): no rows, whatever the columns
@@ -526,16 +556,23 @@ public final class Chronix implements AutoCloseable {
         List<FlushController> controllers = router.shards();
         List<Memtable> actives = new ArrayList<>();
         List<Memtable> frozens = new ArrayList<>();
-        for (FlushController c : memtables ? controllers : List.<FlushController>of()) {
+        for (FlushController c : withMemtables ? controllers : List.<FlushController>of()) {
             actives.add(c.active());
         }
-        for (FlushController c : memtables ? controllers : List.<FlushController>of()) {
+        for (FlushController c : withMemtables ? controllers : List.<FlushController>of()) {
             Memtable f = c.frozen();
             if (f != null) {
                 frozens.add(f);
             }
         }
         List<SegmentEntry> segments = metadata.candidates(request.measurement(), from, to, request.tags());
+        List<Memtable> memtables = new ArrayList<>(frozens);
+        memtables.addAll(actives);
+        // a summary counts rows a tombstone deletes: with one in play, every segment is read
+        Set<String> skipped = segments.stream().anyMatch(tombstones::touches) ? Set.of() : planner.skip(segments, memtables);
+        if (!skipped.isEmpty()) {
+            segments = segments.stream().filter(e -> !skipped.contains(e.file())).toList();
+        }
         List<SegmentEntry> settled = anyOrder ? settledSegments(segments, frozens, actives, from, to) : List.of();
         if (!settled.isEmpty() && tombstones.size() > 0) {
             settled = new ArrayList<>(settled);
@@ -653,8 +690,10 @@ public final class Chronix implements AutoCloseable {
 
     /**
      * The newest point of one series — its timestamp and every field it holds there — or empty if
-     * the series has none. Answered from the last-value cache when no segment can hold anything
-     * newer; otherwise by a scan.
+     * the series has none. Answered from the last-value cache with no I/O when its entry is
+     * complete (the series was written by this process, or a miss filled it); otherwise by a
+     * reverse segment scan — the series' segments newest first, one row group each, stopping at
+     * the first that cannot hold anything newer — whose result then fills the cache.
      *
      * @param tags the series' complete tag set
      */
@@ -665,59 +704,57 @@ public final class Chronix implements AutoCloseable {
             return Optional.empty();
         }
         TreeMap<String, String> sorted = new TreeMap<>(tags);
-        String[] keys = sorted.keySet().toArray(String[]::new);
-        String[] values = sorted.values().toArray(String[]::new);
-        SeriesRef ref = series.find(measurement, keys, values);
-        LastValue.Snapshot snap = ref == null ? null : ref.lastValue().snapshot();
-        List<TagPredicate> predicates = new ArrayList<>();
-        for (Column c : found.get().tags()) {
-            String v = sorted.get(c.name());
-            predicates.add(v == null ? new TagPredicate.IsNull(c.name()) : new TagPredicate.Eq(c.name(), v));
+        SeriesRef ref = series.find(measurement, sorted.keySet().toArray(String[]::new), sorted.values().toArray(String[]::new));
+        if (ref == null || !ref.isLive()) {
+            return Optional.empty(); // every series held anywhere is registered (at open from the segments' sidecars)
         }
-        for (String k : keys) {
-            if (found.get().column(k).isEmpty()) {
-                return Optional.empty(); // a tag the measurement never had: no such series
-            }
+        return lastPoints.of(ref, found.get(), allocator);
+    }
+
+    /**
+     * The newest point of every live series of {@code measurement} passing {@code predicates}, in
+     * canonical series order (the query layer's {@code lastpoint} and {@code GET …/last}): each
+     * from the last-value cache, reverse segment scans only for entries that are not complete.
+     */
+    public List<SeriesLastPoint> lastValues(String measurement, List<TagPredicate> predicates, BufferAllocator allocator) {
+        ensureOpen();
+        Optional<MeasurementSchema> found = schema.schema(measurement);
+        if (found.isEmpty()) {
+            return List.of();
         }
-        long from = snap == null ? Long.MIN_VALUE : snap.timestamp();
-        if (snap != null && metadata.candidates(measurement, from, Long.MAX_VALUE, predicates).isEmpty()) {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            for (int o = 0; o < snap.has().length; o++) {
-                if (snap.has()[o]) {
-                    SchemaRegistry.FieldInfo fi = schema.fieldByOrdinal(measurement, o);
-                    fields.put(fi.name(), LastValueAccess.value(fi.type(), snap.bits()[o], snap.strings()[o]));
-                }
-            }
-            return Optional.of(new LastPoint(snap.timestamp(), fields));
+        return lastPoints.ofAll(series.seriesOf(measurement), found.get(), predicates, allocator);
+    }
+
+    /**
+     * Count, sum, min, max, first and last of one numeric field over a time range, per series:
+     * from segment summaries for segments wholly inside the range whose series no other source
+     * overlaps, from blocks and memtables for the rest. Same answer either way.
+     *
+     * @throws IllegalArgumentException for an unknown or non-numeric field of an existing measurement
+     */
+    public AggregateResult aggregate(AggregateRequest request, BufferAllocator allocator) {
+        ensureOpen();
+        Optional<MeasurementSchema> found = schema.schema(request.measurement());
+        if (found.isEmpty()) {
+            return new AggregateResult(List.of(), 0, 0);
         }
-        ScanRequest req = new ScanRequest(measurement, List.of(), from, Long.MAX_VALUE, predicates);
-        try (ScanResult r = scan(req, allocator)) {
-            VectorSchemaRoot last = null;
-            for (VectorSchemaRoot b : r.batches()) {
-                if (b.getRowCount() > 0) {
-                    last = b;
-                }
-            }
-            if (last == null) {
-                return Optional.empty();
-            }
-            int row = last.getRowCount() - 1;
-            long ts = ((TimeStampVector) last.getVector(Column.TIME)).get(row);
-            Map<String, Object> fields = new LinkedHashMap<>();
-            for (Column c : found.get().fields()) {
-                FieldVector v = last.getVector(c.name());
-                if (v != null && !v.isNull(row)) {
-                    fields.put(c.name(), switch (c.type()) {
-                        case FLOAT -> ((Float8Vector) v).get(row);
-                        case INTEGER -> ((BigIntVector) v).get(row);
-                        case UNSIGNED -> ((UInt8Vector) v).get(row);
-                        case BOOLEAN -> ((BitVector) v).get(row) != 0;
-                        case STRING -> new String(((VarCharVector) v).get(row), java.nio.charset.StandardCharsets.UTF_8);
-                    });
-                }
-            }
-            return Optional.of(new LastPoint(ts, fields));
-        }
+        // any row order will do (the aggregator keys rows by their tags): settled segments skip the merge
+        return aggregator.aggregate(request, found.get(), (r, a, planner) -> scan(r, a, true, planner, true), allocator);
+    }
+
+    /** Hit and miss counts of the last-value cache and the state of the block cache this engine reads through. */
+    public CacheStats cacheStats() {
+        return new CacheStats(lastPoints.hits(), lastPoints.misses(), store.blockCache().map(BlockCache::stats).orElse(null));
+    }
+
+    /**
+     * Cache counts.
+     *
+     * @param lastValueHits answers given by the last-value cache without I/O
+     * @param lastValueMisses answers that needed a reverse segment scan
+     * @param blockCache the (process-wide) block cache's counts; {@code null} if the store has none
+     */
+    public record CacheStats(long lastValueHits, long lastValueMisses, BlockCache.Stats blockCache) {
     }
 
     // ------------------------------------------------------------------------------------ lifecycle
@@ -782,15 +819,6 @@ public final class Chronix implements AutoCloseable {
         return lifecycle.dropSegments(segments);
     }
 
-    /**
-     * Re-derives the live series from memtables and segment series tables (tombstones applied):
-     * registers what is held but unknown, releases (and evicts the last value of) what is no longer
-     * held. Returns the live series count ({@link #seriesCount()}).
-     */
-    public long repairLiveSeries() {
-        ensureOpen();
-        return lifecycle.repairLiveSeries();
-    }
 
     /** Collects tombstones every segment of which has left the catalog; returns how many. The maintenance pass's "gc". */
     public int gc() {
@@ -880,7 +908,7 @@ public final class Chronix implements AutoCloseable {
 
         @Override
         public ScanResult scanSegments(ScanRequest request, BufferAllocator allocator) {
-            return scan(request, allocator, false, false);
+            return scan(request, allocator, false, NO_SKIP, false);
         }
 
         @Override
@@ -1349,9 +1377,93 @@ public final class Chronix implements AutoCloseable {
         return n;
     }
 
-    /** Distinct series (measurement + tag set) this engine holds: its exact cardinality. */
+    /**
+     * Distinct live series (measurement + tag set) this engine holds in memtables and segments: its
+     * exact cardinality, including series known only from segments written before this open (read
+     * from the sidecars at open). After deletes or retention, {@link #repairLiveSeries()} makes it
+     * exact again.
+     */
     public long seriesCount() {
-        return series.size();
+        return series.liveSize();
+    }
+
+    /**
+     * Recounts the live series from the segments left and the memtables, marking every series with
+     * no data anywhere as dead (a later write brings it back). Deletes and retention call this
+     * after their removals took effect. Holds flushes and writes off while it reads the segments'
+     * sidecars.
+     *
+     * @return the live series count
+     */
+    public long repairLiveSeries() {
+        ensureOpen();
+        flushLock.lock();
+        try {
+            gate.writeLock().lock();
+            try {
+                return lifecycle.repairLiveSeries(); // sidecars, plus the tombstones applying to each segment
+            } finally {
+                gate.writeLock().unlock();
+            }
+        } finally {
+            flushLock.unlock();
+        }
+    }
+
+    /**
+     * Forgets the last-value cache entries of {@code measurement}'s series passing {@code
+     * predicates} (deletes call this after their tombstone took effect; retention for what it
+     * dropped); their next read scans the segments again. Returns how many entries were evicted.
+     */
+    public int evictLastValues(String measurement, List<TagPredicate> predicates) {
+        int n = 0;
+        for (SeriesRef ref : series.seriesOf(measurement)) {
+            boolean pass = true;
+            for (int i = 0; i < predicates.size() && pass; i++) {
+                pass = predicates.get(i).test(ref.tag(predicates.get(i).key()));
+            }
+            if (pass) {
+                ref.lastValue().evict();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * {@link #write(PointBatch)} unless the batch would take {@link #seriesCount()} past {@code
+     * maxSeries}. Limited writes never take the count past the limit together: each reserves the
+     * new series it may add (first the batch's size, an upper bound; near the limit the exact
+     * count) until it has written, and a reservation that would pass the limit is refused. Near the
+     * limit that is conservative — two in-flight batches bringing the same new series both reserve
+     * it. Plain {@link #write(PointBatch)} calls reserve nothing.
+     *
+     * @throws SeriesLimitExceededException naming the limit, the current count and the batch's new
+     *     series; nothing of the batch is written
+     */
+    public long write(PointBatch batch, long maxSeries) {
+        long adding = batch.size();
+        boolean exact = false;
+        while (true) {
+            long reserved = seriesReserved.get();
+            long current = series.liveSize();
+            if (current + reserved + adding > maxSeries) {
+                if (!exact) {
+                    adding = newSeriesCount(batch);
+                    exact = true;
+                    continue;
+                }
+                throw new SeriesLimitExceededException(maxSeries, current, adding);
+            }
+            if (seriesReserved.compareAndSet(reserved, reserved + adding)) {
+                break;
+            }
+        }
+        try {
+            return write(batch);
+        } finally {
+            seriesReserved.addAndGet(-adding);
+        }
     }
 
     /**
@@ -1371,7 +1483,7 @@ public final class Chronix implements AutoCloseable {
                 values[i] = batch.tagValue(p, i);
             }
             SeriesRef known = series.find(batch.measurement(p), keys, values);
-            if (known == null || known.isReleased()) {
+            if (known == null || !known.isLive()) {
                 if (seen == null) {
                     seen = new HashSet<>();
                 }
@@ -1465,15 +1577,6 @@ public final class Chronix implements AutoCloseable {
     private static final class LastValueAccess {
         static void offer(LastValue lv, long ts, PointBatch batch, int point, int[] ordinals, int base) {
             LastValues.offer(lv, ts, batch, point, ordinals, base);
-        }
-
-        static Object value(FieldType type, long bits, String s) {
-            return switch (type) {
-                case FLOAT -> Double.longBitsToDouble(bits);
-                case INTEGER, UNSIGNED -> bits;
-                case BOOLEAN -> bits != 0;
-                case STRING -> s;
-            };
         }
     }
 }

@@ -1,9 +1,11 @@
 package io.chronix.engine;
 
+import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.io.NioFileIO;
+import io.chronix.engine.segment.SegmentWriterConfig;
 import io.chronix.engine.wal.FsyncPolicy;
 import io.chronix.engine.wal.WalConfig;
 
@@ -129,6 +131,16 @@ public record EngineConfig(FsyncPolicy fsyncPolicy, Duration fsyncInterval, Dura
     public EngineConfig withIo(FileIO f) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
                 targetSegmentSizeBytes, walMaxFileSize, clock, f, segments, compactionTrigger, maintenanceInterval);
+    }
+
+    /**
+     * Segments as {@code .csx} files read through {@code cache} — pass one cache to every engine of
+     * the process (as with the maintenance scheduler) so they share one memory bound. Without this
+     * call the default store uses {@link BlockCache#shared()}.
+     */
+    public EngineConfig withBlockCache(BlockCache cache) {
+        return withSegments((fio, segmentsDir, tmpDir) -> new CsxSegmentStore(fio, segmentsDir, tmpDir,
+                SegmentWriterConfig.defaults(), cache));
     }
 
     public EngineConfig withSegments(SegmentStores s) {

@@ -183,7 +183,8 @@ final class EngineLifecycle {
                 continue;
             }
             LastValues.evict(ref.lastValue());
-            if (s.whollyDeleted() && !engine.inMemtables(ref) && series.release(ref)) {
+            if (s.whollyDeleted() && !engine.inMemtables(ref) && ref.isLive()) {
+                series.markDead(ref);
                 releasedNow++;
             }
         }
@@ -321,6 +322,55 @@ final class EngineLifecycle {
         }
     }
 
+    /**
+     * The newest row of the series {@code exact} names in {@code e} with the tombstones applied (the
+     * last-value reverse scan's path for a segment a tombstone applies to), or empty if none is left.
+     */
+    Optional<io.chronix.engine.read.LastPoint> newestRow(SegmentEntry e, List<String> fields, List<TagPredicate> exact,
+            BufferAllocator allocator) {
+        Optional<MeasurementSchema> found = schema.schema(e.measurement());
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        MeasurementSchema ms = found.get();
+        List<Column> wanted = ms.fields().stream().filter(c -> fields.contains(c.name())).toList();
+        io.chronix.engine.read.RowMerger merger = new io.chronix.engine.read.RowMerger(ms, wanted, exact);
+        RowMask mask = tombstones.maskFor(e, merger.tagKeys());
+        List<String> columns = new ArrayList<>();
+        columns.add(Column.TIME);
+        for (Column c : ms.tags()) {
+            if (e.column(c.name()) != null) {
+                columns.add(c.name());
+            }
+        }
+        columns.addAll(fields);
+        store.read(SegmentFile.parse(e.file()), columns, Long.MIN_VALUE, Long.MAX_VALUE, exact, allocator,
+                root -> merger.addArrow(root, Long.MIN_VALUE, Long.MAX_VALUE, mask));
+        List<Column> output = new ArrayList<>();
+        output.add(Column.time());
+        output.addAll(wanted);
+        List<VectorSchemaRoot> batches = merger.finish(output, allocator, Integer.MAX_VALUE);
+        try {
+            VectorSchemaRoot last = batches.getLast();
+            int row = last.getRowCount() - 1;
+            if (row < 0) {
+                return Optional.empty();
+            }
+            long ts = ((TimeStampVector) last.getVector(Column.TIME)).get(row);
+            Map<String, Object> values = new java.util.LinkedHashMap<>();
+            for (Column c : wanted) {
+                var v = last.getVector(c.name());
+                if (!v.isNull(row)) {
+                    Object o = v.getObject(row);
+                    values.put(c.name(), o instanceof org.apache.arrow.vector.util.Text t ? t.toString() : o);
+                }
+            }
+            return Optional.of(new io.chronix.engine.read.LastPoint(ts, values));
+        } finally {
+            batches.forEach(VectorSchemaRoot::close);
+        }
+    }
+
     // ---------------------------------------------------------------------------------- live series
 
     /**
@@ -334,7 +384,7 @@ final class EngineLifecycle {
      */
     long repairLiveSeries() {
         Set<List<String>> live = new HashSet<>();
-        for (SeriesRef s : series.all()) {
+        for (SeriesRef s : allSeries()) {
             if (engine.inMemtables(s)) {
                 live.add(key(s));
             }
@@ -361,8 +411,9 @@ final class EngineLifecycle {
                 }
             }
         }
-        for (SeriesRef s : series.all()) {
-            if (!live.remove(key(s)) && series.release(s)) {
+        for (SeriesRef s : allSeries()) {
+            if (!live.remove(key(s)) && s.isLive()) {
+                series.markDead(s);
                 LastValues.evict(s.lastValue());
             }
         }
@@ -376,7 +427,15 @@ final class EngineLifecycle {
             }
             series.resolve(k.getFirst(), keys, values);
         }
-        return series.size();
+        return series.liveSize();
+    }
+
+    private List<SeriesRef> allSeries() {
+        List<SeriesRef> out = new ArrayList<>();
+        for (String m : series.measurements()) {
+            out.addAll(java.util.Arrays.asList(series.seriesOf(m)));
+        }
+        return out;
     }
 
     /** The series with a row left in {@code e} after its tombstones, from its time and tag columns. */

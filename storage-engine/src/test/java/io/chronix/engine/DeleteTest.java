@@ -236,6 +236,11 @@ class DeleteTest {
             c.write(cpu(2, 1, 50));
             assertThat(c.seriesCount()).isEqualTo(3);
             assertThat(c.repairLiveSeries()).isEqualTo(3);
+            c.deleteSeries("cpu", Map.of("host", "h2"));
+            assertThat(c.seriesCount()).isEqualTo(2);
+        }
+        try (Chronix c = fx.open(dir.resolve("ns"))) {
+            assertThat(c.seriesCount()).as("after restart, a wholly deleted series is not counted").isEqualTo(2);
         }
     }
 

@@ -24,12 +24,17 @@ import org.springframework.security.web.authentication.SimpleUrlAuthenticationFa
  * {@code email}, {@code password}, {@code _csrf}), a server-side session (id changed at login),
  * CSRF on every state-changing request, logout at {@code POST /console/logout}. Failed logins are
  * throttled per account and per address ({@link LoginThrottle}); a throttled attempt is answered
- * 429 with {@code Retry-After}. A session ends when its user does ({@link ConsoleSessionCheck}). Everything under {@code /console/} except the login page needs a
- * session.
+ * 429 with {@code Retry-After}. A session ends when its user does ({@link ConsoleSessionCheck}). Everything under {@code /console/} except the login page and
+ * {@code /console/assets/} (its style sheet and script) needs a session. Console answers carry a
+ * Content-Security-Policy that allows only the console's own origin.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ConsoleLoginProperties.class)
 class ConsoleSecurityConfiguration {
+
+    /** The console loads only its own scripts and styles and talks only to its own origin. */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
+            + "base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
     @Bean
     LoginThrottle consoleLoginThrottle(ConsoleLoginProperties properties) {
@@ -54,7 +59,7 @@ class ConsoleSecurityConfiguration {
         http.securityMatcher("/console", "/console/**")
                 .authorizeHttpRequests(a -> a
                         .dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
-                        .requestMatchers("/console/login").permitAll()
+                        .requestMatchers("/console/login", "/console/assets/**").permitAll()
                         .anyRequest().hasAuthority(TenantPrincipal.ROLE))
                 .authenticationManager(manager)
                 .formLogin(f -> f.loginPage("/console/login").loginProcessingUrl("/console/login")
@@ -65,6 +70,7 @@ class ConsoleSecurityConfiguration {
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.IF_REQUIRED)
                         .sessionFixation(f -> f.changeSessionId()))
                 .httpBasic(b -> b.disable())
+                .headers(h -> h.contentSecurityPolicy(c -> c.policyDirectives(CONTENT_SECURITY_POLICY)))
                 .addFilterBefore(new ConsoleSessionCheck(users), AuthorizationFilter.class)
                 .addFilterBefore(new TenantMdcFilter(), AuthorizationFilter.class);
         return http.build();

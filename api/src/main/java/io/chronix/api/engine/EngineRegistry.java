@@ -64,6 +64,8 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
     private final LongAdder opens = new LongAdder();
     private final LongAdder idleCloses = new LongAdder();
     private final LongAdder budgetFlushes = new LongAdder();
+    private final LongAdder closedLastValueHits = new LongAdder();
+    private final LongAdder closedLastValueMisses = new LongAdder();
     private final LongAdder closedBackpressureNanos = new LongAdder();
     private volatile boolean closed;
 
@@ -356,6 +358,21 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         return budgetFlushes.sum();
     }
 
+    /** Last-value cache hits (index 0) and misses (1) of every engine this process opened, closed ones included. */
+    public long[] lastValueTotals() {
+        long hits = closedLastValueHits.sum();
+        long misses = closedLastValueMisses.sum();
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                Chronix.CacheStats s = c.cacheStats();
+                hits += s.lastValueHits();
+                misses += s.lastValueMisses();
+            }
+        }
+        return new long[] {hits, misses};
+    }
+
     /** The longest write delay backpressure imposes now on any open engine (0 when none is behind on compaction). */
     public long backpressureDelayNanos() {
         long max = 0;
@@ -456,6 +473,9 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
             }
         }
         closedWalTotals.add(c.walMetrics());
+        Chronix.CacheStats cs = c.cacheStats();
+        closedLastValueHits.add(cs.lastValueHits());
+        closedLastValueMisses.add(cs.lastValueMisses());
         closedBackpressureNanos.add(c.backpressureTotalDelay().toNanos());
         c.close();
     }

@@ -1,6 +1,7 @@
 package io.chronix.api.metrics;
 
 import io.chronix.api.engine.EngineRegistry;
+import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -16,9 +17,14 @@ import org.springframework.stereotype.Component;
  * included: {@code chronix_wal_truncations_total} (torn tails cut at recovery),
  * {@code chronix_wal_fsyncs_total}, {@code chronix_wal_fsync_failures_total},
  * {@code chronix_wal_records_total}, {@code chronix_wal_bytes_total} — records per fsync is the
- * group-commit size; and write backpressure: {@code chronix_backpressure_delay_seconds} (the delay
+ * group-commit size; write backpressure: {@code chronix_backpressure_delay_seconds} (the delay
  * a write to the most compaction-starved open engine gets now) and
- * {@code chronix_backpressure_delayed_seconds_total} (time writes spent delayed).
+ * {@code chronix_backpressure_delayed_seconds_total} (time writes spent delayed). Caches:
+ * {@code chronix_last_value_hits_total} / {@code _misses_total} (answered without I/O / by a
+ * reverse segment scan, all engines), and the process-wide block cache ({@link BlockCache#shared()},
+ * which every engine of the service reads through): {@code chronix_block_cache_hits_total},
+ * {@code _misses_total}, {@code _evictions_total}, {@code chronix_block_cache_bytes} and
+ * {@code chronix_block_cache_max_bytes}.
  */
 @Component
 public class EngineMetrics {
@@ -49,6 +55,21 @@ public class EngineMetrics {
         FunctionCounter.builder("chronix.backpressure.delayed", engines, e -> e.backpressureTotalNanos() / 1e9)
                 .description("Time writes spent delayed by backpressure").baseUnit("seconds").register(registry);
         FunctionCounter.builder("chronix.wal.bytes", engines, e -> e.walTotals().bytes()).description("WAL bytes appended")
+                .baseUnit("bytes").register(registry);
+        FunctionCounter.builder("chronix.last.value.hits", engines, e -> e.lastValueTotals()[0])
+                .description("Last values answered from the cache without I/O").register(registry);
+        FunctionCounter.builder("chronix.last.value.misses", engines, e -> e.lastValueTotals()[1])
+                .description("Last values that needed a reverse segment scan").register(registry);
+        BlockCache blocks = BlockCache.shared();
+        FunctionCounter.builder("chronix.block.cache.hits", blocks, b -> b.stats().hits()).description("Decoded blocks found in the cache")
+                .register(registry);
+        FunctionCounter.builder("chronix.block.cache.misses", blocks, b -> b.stats().misses()).description("Blocks read and decoded")
+                .register(registry);
+        FunctionCounter.builder("chronix.block.cache.evictions", blocks, b -> b.stats().evictions())
+                .description("Blocks evicted by the size bound").register(registry);
+        Gauge.builder("chronix.block.cache.bytes", blocks, b -> b.stats().weightBytes()).description("Bytes held by the block cache")
+                .baseUnit("bytes").register(registry);
+        Gauge.builder("chronix.block.cache.max.bytes", blocks, BlockCache::maxBytes).description("The block cache's size bound")
                 .baseUnit("bytes").register(registry);
     }
 }

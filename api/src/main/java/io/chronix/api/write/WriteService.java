@@ -2,6 +2,7 @@ package io.chronix.api.write;
 
 import io.chronix.api.engine.EngineRegistry;
 import io.chronix.api.engine.NamespaceGoneException;
+import io.chronix.api.activity.TenantActivity;
 import io.chronix.api.metrics.IngestMetrics;
 import io.chronix.api.namespace.NamespaceDataListener;
 import io.chronix.api.security.TenantPrincipal;
@@ -58,6 +59,7 @@ public class WriteService implements NamespaceDataListener {
     private final EngineRegistry engines;
     private final TenancyDirectory tenancy;
     private final IngestMetrics metrics;
+    private final TenantActivity activity;
     private final IngestRateLimiter rate;
     private final TenantUsageView usageView;
     private final UsageReporter reporter;
@@ -77,10 +79,11 @@ public class WriteService implements NamespaceDataListener {
     public record Outcome(int written, int rejected, List<LineError> errors) {
     }
 
-    WriteService(EngineRegistry engines, TenancyDirectory tenancy, IngestMetrics metrics, UsageReporter reporter) {
+    WriteService(EngineRegistry engines, TenancyDirectory tenancy, IngestMetrics metrics, UsageReporter reporter, TenantActivity activity) {
         this.engines = engines;
         this.tenancy = tenancy;
         this.metrics = metrics;
+        this.activity = activity;
         this.clock = Clock.systemUTC();
         this.rate = new IngestRateLimiter(System::nanoTime);
         this.reporter = reporter;
@@ -104,6 +107,7 @@ public class WriteService implements NamespaceDataListener {
         } catch (WriteException e) {
             if (e.status() == HttpStatus.CONTENT_TOO_LARGE) {
                 metrics.quotaRejection("maxRequestBytes");
+                activity.limited(tenant.tenantId(), "maxRequestBytes", e.errorId(), e.status().value());
             }
             throw e;
         }
@@ -141,6 +145,7 @@ public class WriteService implements NamespaceDataListener {
             long stored = usageView.storedBytes(tenantId);
             if (stored >= q.maxStoredBytes()) {
                 metrics.quotaRejection("maxStoredBytes");
+                activity.limited(tenantId, "maxStoredBytes", "quota-max-stored-bytes", 422);
                 metrics.rejectedLines("quota", r.points());
                 throw limit(HttpStatus.UNPROCESSABLE_CONTENT, "quota-max-stored-bytes", tenantName, "maxStoredBytes", q.maxStoredBytes(),
                         stored, "The tenant stores " + stored + " bytes, at or over its maxStoredBytes of " + q.maxStoredBytes()
@@ -167,6 +172,7 @@ public class WriteService implements NamespaceDataListener {
                     int added = engine.newSeriesCount(batch);
                     if (current + added > q.maxSeries()) {
                         metrics.quotaRejection("maxSeries");
+                        activity.limited(tenantId, "maxSeries", "quota-max-series", 422);
                         metrics.rejectedLines("quota", batch.size());
                         throw limit(HttpStatus.UNPROCESSABLE_CONTENT, "quota-max-series", tenantName, "maxSeries", q.maxSeries(), current,
                                 "The write would add " + added + " series to the tenant's " + current + ", over its maxSeries of "
@@ -176,6 +182,7 @@ public class WriteService implements NamespaceDataListener {
                 long wait = rate.tryAcquire(tenantId, q.maxIngestPointsPerSecond(), batch.size());
                 if (wait > 0) {
                     metrics.quotaRejection("maxIngestPointsPerSecond");
+                    activity.limited(tenantId, "maxIngestPointsPerSecond", "quota-max-ingest-rate", 429);
                     long seconds = wait == Long.MAX_VALUE ? 3600 : Math.max(1, (wait + 999_999_999L) / 1_000_000_000L);
                     WriteException e = limit(HttpStatus.TOO_MANY_REQUESTS, "quota-max-ingest-rate", tenantName, "maxIngestPointsPerSecond",
                             q.maxIngestPointsPerSecond(), null, "The tenant's ingest rate is over its maxIngestPointsPerSecond of "
@@ -195,6 +202,7 @@ public class WriteService implements NamespaceDataListener {
             lease.wrote();
         }
         metrics.written(tenantName, ns.name(), batch.size(), wireBytes);
+        activity.wrote(tenantId, batch.size());
         warnNearLimits(tenantId, tenantName, q);
         return batch.size();
     }

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * One compaction of 100 TSBS segments per variant (float, integer), measured from inside: wall time,
+ * One compaction of 100 TSBS segments per variant (float, integer), measured from inside: wall and CPU time,
  * MB/s and rows/s of input, peak heap, peak decoded (Arrow, off-heap) memory, and bytes per field
  * value of the files before and after.
  *
@@ -34,12 +34,14 @@ public final class CompactionReport {
         int rowGroupRows = args.length > 2 ? Integer.parseInt(args[2]) : io.chronix.engine.segment.SegmentFormat.DEFAULT_ROW_GROUP_ROWS;
         System.out.printf("TSBS cpu-only, %d hosts, %d segments of %d ticks in one shard, row groups of %d rows; max heap %d MB; median of %d runs%n",
                 CompactionData.HOSTS, segments, CompactionData.TICKS_PER_SEGMENT, rowGroupRows, Runtime.getRuntime().maxMemory() >> 20, runs);
-        System.out.println("variant\tms\tMB/s in\trows/s in\tpeak heap MB\tpeak decoded MB\tB/value before\tB/value after\trows in\trows out\tMB in\tMB out");
+        System.out.println("variant\tms\tcpu ms\tMB/s in\trows/s in\tpeak heap MB\tpeak decoded MB\tB/value before\tB/value after\trows in\trows out\tMB in\tMB out");
         try (MaintenanceScheduler scheduler = MaintenanceScheduler.create(1)) {
             for (String variant : List.of("float", "integer")) {
                 Path template = CompactionData.build(segments, variant.equals("integer"), rowGroupRows, scheduler);
                 try {
                     double[] ms = new double[runs];
+                    double[] cpu = new double[runs];
+                    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
                     long[] heap = new long[runs];
                     CompactionResult last = null;
                     for (int i = 0; i < runs; i++) {
@@ -50,7 +52,9 @@ public final class CompactionReport {
                                     .filter(p -> p.getType() == MemoryType.HEAP).toList();
                             pools.forEach(MemoryPoolMXBean::resetPeakUsage);
                             long start = System.nanoTime();
-                            last = engine.compact();
+                            long cpuStart = threads.getCurrentThreadCpuTime();
+                            last = engine.compact(); // the merge runs on this thread
+                            cpu[i] = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6;
                             ms[i] = (System.nanoTime() - start) / 1e6;
                             heap[i] = pools.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
                         } finally {
@@ -58,10 +62,11 @@ public final class CompactionReport {
                         }
                     }
                     java.util.Arrays.sort(ms);
+                    java.util.Arrays.sort(cpu);
                     java.util.Arrays.sort(heap);
                     double median = ms[runs / 2];
                     long values = last.rowsIn() * CompactionData.FIELDS;
-                    System.out.printf("%s\t%.0f\t%.1f\t%.0f\t%.1f\t%.1f\t%.3f\t%.3f\t%d\t%d\t%.1f\t%.1f%n", variant, median,
+                    System.out.printf("%s\t%.0f\t%.0f\t%.1f\t%.0f\t%.1f\t%.1f\t%.3f\t%.3f\t%d\t%d\t%.1f\t%.1f%n", variant, median, cpu[runs / 2],
                             last.bytesIn() / 1e6 / (median / 1e3), last.rowsIn() / (median / 1e3), heap[runs / 2] / 1048576.0,
                             last.peakDecodedBytes() / 1048576.0, (double) last.bytesIn() / values, (double) last.bytesOut() / values,
                             last.rowsIn(), last.rowsOut(), last.bytesIn() / 1e6, last.bytesOut() / 1e6);

@@ -16,11 +16,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Shared set-up of the engine benchmarks: directories, TSBS data, deleting afterwards. */
+/** Shared set-up of the engine benchmarks (also the cache ones): directories, TSBS data, deleting afterwards. */
 public final class EngineBench {
 
     /** The flags the engine needs in a forked JVM (Arrow on JDK 25; native lz4/zstd). */
-    static final String[] JVM_FLAGS = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+    public static final String[] JVM_FLAGS = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
             "--sun-misc-unsafe-memory-access=allow"};
 
     private EngineBench() {

@@ -13,7 +13,9 @@ import java.util.Set;
 
 /**
  * The segments of a namespace with their statistics, per measurement, filled from the catalog at
- * open and kept current by flush (and later compaction and deletion). A read asks it for the
+ * open and kept current by flush ({@link #add}), compaction ({@link #replace}), deletes, retention
+ * and the disk budget ({@link #remove}) — each called after the catalog recorded the change and
+ * before the files go. A read asks it for the
  * segments that can hold matching rows; nothing here touches a file.
  *
  * <p>Pruning: by time bounds; by tag statistics — {@code tag = v} or {@code tag IN (...)} skips a
@@ -69,7 +71,10 @@ public final class MetadataCache {
         byMeasurement = Map.copyOf(out);
     }
 
-    /** Removes segments by file name. */
+    /**
+     * Removes segments by file name (deletes, retention, the disk budget — after the catalog
+     * recorded the removal). Unknown names are ignored.
+     */
     public synchronized void remove(Set<String> files) {
         Map<String, List<SegmentEntry>> m = new HashMap<>();
         for (Map.Entry<String, List<SegmentEntry>> e : byMeasurement.entrySet()) {

@@ -1,7 +1,10 @@
 package io.chronix.engine.catalog;
 
+import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.error.StorageIoException;
 import io.chronix.engine.io.FileIO;
+import io.chronix.engine.read.ArrowValues;
+import io.chronix.engine.read.LastPoint;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.segment.SegmentFile;
@@ -10,7 +13,12 @@ import io.chronix.engine.segment.SegmentReader;
 import io.chronix.engine.segment.SegmentWriter;
 import io.chronix.engine.segment.SegmentWriterConfig;
 import io.chronix.engine.segment.SeriesIndex;
+import io.chronix.engine.segment.SeriesReader;
 import io.chronix.engine.segment.SeriesSidecar;
+import io.chronix.engine.summary.SegmentSummary;
+import io.chronix.engine.summary.SummaryBuilder;
+import io.chronix.engine.summary.SummaryReader;
+import io.chronix.engine.summary.SummaryWriter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -41,11 +49,18 @@ import java.util.function.Consumer;
 public final class CsxSegmentStore implements SegmentStore {
 
     static final int MAX_OPEN = 128;
+    /** Bytes of checked summaries a store keeps (about 88 bytes per series and field). */
+    static final long SUMMARY_CACHE_BYTES = 32L << 20;
+    private static final System.Logger LOG = System.getLogger(CsxSegmentStore.class.getName());
 
     private final FileIO io;
     private final Path segmentsDir;
     private final Path tmpDir;
     private final SegmentWriterConfig config;
+    private final BlockCache blockCache;
+    private final com.github.benmanes.caffeine.cache.Cache<SegmentFile, java.util.Optional<SegmentSummary>> summaries =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumWeight(SUMMARY_CACHE_BYTES)
+                    .weigher((SegmentFile f, java.util.Optional<SegmentSummary> s) -> weight(s)).executor(Runnable::run).build();
     private final LinkedHashMap<SegmentFile, Handle> open = new LinkedHashMap<>(16, 0.75f, true);
     private boolean closed;
 
@@ -65,15 +80,207 @@ public final class CsxSegmentStore implements SegmentStore {
     }
 
     public CsxSegmentStore(FileIO io, Path segmentsDir, Path tmpDir, SegmentWriterConfig config) {
+        this(io, segmentsDir, tmpDir, config, BlockCache.shared());
+    }
+
+    /** @param blockCache where decoded blocks are kept; shared by every store given it (one per process) */
+    public CsxSegmentStore(FileIO io, Path segmentsDir, Path tmpDir, SegmentWriterConfig config, BlockCache blockCache) {
         this.io = io;
         this.segmentsDir = segmentsDir;
         this.tmpDir = tmpDir;
         this.config = config;
+        this.blockCache = java.util.Objects.requireNonNull(blockCache, "blockCache");
     }
 
     @Override
+    public java.util.Optional<BlockCache> blockCache() {
+        return java.util.Optional.of(blockCache);
+    }
+
+    /**
+     * Writes the segment, its {@code .series} sidecar and its {@code .summary}. The summary is
+     * optional: failing to write it is a WARN, and reads of the segment fall back to its blocks.
+     */
+    @Override
     public long write(SegmentFile file, SegmentColumns columns, long maxWalSequence) {
-        return SegmentWriter.write(io, tmpDir, segmentsDir, file, columns, config, maxWalSequence).meta().fileSize();
+        SegmentWriter.Written w = SegmentWriter.write(io, tmpDir, segmentsDir, file, columns, config, maxWalSequence);
+        SegmentSummary summary = writeSummary(io, tmpDir, segmentsDir, file, List.of(columns), w.meta().crc());
+        if (summary != null) {
+            summaries.put(file, java.util.Optional.of(summary));
+        }
+        return w.meta().fileSize();
+    }
+
+    /**
+     * Writes the {@code .summary} of a segment just written from {@code parts} (with the written
+     * segment's CRC), for any writer of segments (flush here; compaction). A failure is logged and
+     * swallowed: the summary only saves work.
+     *
+     * @return the summary written, or {@code null} if none was
+     */
+    public static SegmentSummary writeSummary(FileIO io, Path tmpDir, Path segmentsDir, SegmentFile file, List<SegmentColumns> parts,
+            int segmentCrc) {
+        SummaryBuilder b = new SummaryBuilder();
+        try {
+            parts.forEach(b::add);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "segment summary not written; aggregates read its blocks [segment=" + file + "]", e);
+            return null;
+        }
+        return writeSummary(io, tmpDir, segmentsDir, file, b, segmentCrc);
+    }
+
+    /**
+     * Like {@link #writeSummary(FileIO, Path, Path, SegmentFile, List, int)} from a builder the
+     * writer fed part by part as it streamed them (compaction); {@code null} builder: nothing written.
+     */
+    public static SegmentSummary writeSummary(FileIO io, Path tmpDir, Path segmentsDir, SegmentFile file, SummaryBuilder builder,
+            int segmentCrc) {
+        if (builder == null) {
+            return null;
+        }
+        try {
+            SegmentSummary summary = builder.build(segmentCrc);
+            SummaryWriter.write(io, tmpDir, file.resolveSummary(segmentsDir), summary);
+            return summary;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "segment summary not written; aggregates read its blocks [segment=" + file + "]", e);
+            return null;
+        }
+    }
+
+    @Override
+    public SeriesIndex seriesIndex(SegmentFile file) {
+        Path sidecar = file.resolveSidecar(segmentsDir);
+        try {
+            // at open: trust a sidecar that checks out by itself rather than hash every segment; names
+            // are never reused, so a sidecar beside a segment is that segment's
+            if (io.exists(sidecar)) {
+                return SeriesReader.read(io, sidecar);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "series sidecar unreadable; rebuilding [" + e.getMessage() + "]");
+        }
+        return SeriesSidecar.loadOrRebuild(io, segmentsDir, tmpDir, file);
+    }
+
+    /**
+     * Summaries are kept per store once checked against their segment (bounded by bytes, so an
+     * aggregate over many segments opens no reader for segments it answers from summaries).
+     */
+    @Override
+    public java.util.Optional<SegmentSummary> summary(SegmentFile file) {
+        java.util.Optional<SegmentSummary> cached = summaries.getIfPresent(file);
+        if (cached != null) {
+            return cached;
+        }
+        Handle h = acquire(file);
+        try {
+            java.util.Optional<SegmentSummary> s = loadSummary(file, h.reader.meta().crc());
+            summaries.put(file, s);
+            return s;
+        } finally {
+            release(h);
+        }
+    }
+
+    private static int weight(java.util.Optional<SegmentSummary> s) {
+        return s.map(x -> 256 + x.series().size() * (96 + 88 * x.fields().size())).orElse(64);
+    }
+
+    private java.util.Optional<SegmentSummary> loadSummary(SegmentFile file, int segmentCrc) {
+        Path path = file.resolveSummary(segmentsDir);
+        try {
+            if (!io.exists(path)) {
+                return java.util.Optional.empty();
+            }
+            SegmentSummary s = SummaryReader.read(io, path);
+            if (s.segmentCrc() != segmentCrc) {
+                LOG.log(System.Logger.Level.WARNING, "segment summary belongs to another segment; ignored [path=" + path + "]");
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(s);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "segment summary unusable; aggregates read blocks [" + e.getMessage() + "]");
+            return java.util.Optional.empty();
+        }
+    }
+
+    @Override
+    public java.util.Optional<LastPoint> newestRow(SegmentFile file, List<String> fields, List<TagPredicate> series,
+            BufferAllocator allocator) {
+        Handle h = acquire(file);
+        try {
+            SeriesIndex index = seriesOf(h, file);
+            if (index == null) {
+                return SegmentStore.super.newestRow(file, fields, series, allocator);
+            }
+            SeriesIndex.Key key = matching(index, series);
+            if (key == null || key.rowCount() == 0) {
+                return java.util.Optional.empty();
+            }
+            long last = key.firstRow() + key.rowCount() - 1;
+            List<SegmentMeta.RowGroup> groups = h.reader.rowGroups();
+            for (int g = groups.size() - 1; g >= 0; g--) {
+                SegmentMeta.RowGroup rg = groups.get(g);
+                if (rg.firstRow() <= last && last < rg.firstRow() + rg.rowCount()) {
+                    List<String> columns = new ArrayList<>();
+                    columns.add(SegmentColumns.TIME);
+                    columns.addAll(fields);
+                    try (VectorSchemaRoot root = h.reader.readRowGroup(allocator, g, columns)) {
+                        return java.util.Optional.of(ArrowValues.point(root, (int) (last - rg.firstRow()), fields));
+                    }
+                }
+            }
+            return java.util.Optional.empty();
+        } finally {
+            release(h);
+        }
+    }
+
+    private static SeriesIndex.Key matching(SeriesIndex index, List<TagPredicate> series) {
+        int[] position = new int[series.size()];
+        for (int i = 0; i < series.size(); i++) {
+            position[i] = index.tagNames().indexOf(series.get(i).key());
+        }
+        for (SeriesIndex.Key key : index.series()) {
+            boolean pass = true;
+            for (int i = 0; i < series.size() && pass; i++) {
+                pass = series.get(i).test(position[i] < 0 ? null : key.tagValues().get(position[i]));
+            }
+            // a series with a tag the predicates do not name is another series
+            for (int t = 0; t < index.tagNames().size() && pass; t++) {
+                if (key.tagValues().get(t) != null && !contains(position, t)) {
+                    pass = false;
+                }
+            }
+            if (pass) {
+                return key;
+            }
+        }
+        return null;
+    }
+
+    private static boolean contains(int[] a, int v) {
+        for (int x : a) {
+            if (x == v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private SeriesIndex seriesOf(Handle h, SegmentFile file) {
+        SeriesIndex index = h.series;
+        if (index == null) {
+            try {
+                index = SeriesSidecar.loadOrRebuild(io, segmentsDir, tmpDir, file);
+            } catch (RuntimeException e) {
+                return null;
+            }
+            h.series = index;
+        }
+        return index;
     }
 
     @Override
@@ -122,14 +329,9 @@ public final class CsxSegmentStore implements SegmentStore {
      * if there is no usable table, and the caller probes instead.
      */
     private boolean[] rowGroupsWithMatchingSeries(Handle h, SegmentFile file, long from, long to, List<TagPredicate> tags) {
-        SeriesIndex index = h.series;
+        SeriesIndex index = seriesOf(h, file);
         if (index == null) {
-            try {
-                index = SeriesSidecar.loadOrRebuild(io, segmentsDir, tmpDir, file);
-            } catch (RuntimeException e) {
-                return null;
-            }
-            h.series = index;
+            return null;
         }
         List<SegmentMeta.RowGroup> groups = h.reader.rowGroups();
         boolean[] wanted = new boolean[groups.size()];
@@ -206,7 +408,7 @@ public final class CsxSegmentStore implements SegmentStore {
         }
         Handle h = open.get(file);
         if (h == null) {
-            h = new Handle(SegmentReader.open(io, file.resolve(segmentsDir)));
+            h = new Handle(SegmentReader.open(io, file.resolve(segmentsDir)).cachingIn(blockCache));
             open.put(file, h);
             Iterator<Map.Entry<SegmentFile, Handle>> it = open.entrySet().iterator();
             while (open.size() > MAX_OPEN && it.hasNext()) {
@@ -242,9 +444,12 @@ public final class CsxSegmentStore implements SegmentStore {
             }
         }
         Path path = file.resolve(segmentsDir);
+        blockCache.invalidate(path);
+        summaries.invalidate(file);
         try {
             io.delete(path);
             io.delete(file.resolveSidecar(segmentsDir));
+            io.delete(file.resolveSummary(segmentsDir));
         } catch (IOException e) {
             throw new StorageIoException("delete segment", path, -1, e);
         }

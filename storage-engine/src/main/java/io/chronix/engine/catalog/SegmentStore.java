@@ -37,8 +37,62 @@ public interface SegmentStore {
     void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags, BufferAllocator allocator,
             Consumer<VectorSchemaRoot> sink);
 
-    /** Deletes the segment's files (the segment and any sidecar) if they exist. */
+    /**
+     * Deletes the segment's files (the segment and any sidecar) if they exist, and drops the
+     * segment's decoded blocks from the block cache.
+     */
     void delete(SegmentFile file);
+
+    /**
+     * The newest row of the one series selected by {@code series} (an {@code Eq} or {@code IsNull}
+     * per tag of the measurement) in this segment: its time and the non-NULL values of {@code
+     * fields} (all held by the segment) — the last-value cache's reverse scan. The default reads
+     * the whole segment; a store that knows where a series' rows end reads one row group.
+     */
+    default java.util.Optional<io.chronix.engine.read.LastPoint> newestRow(SegmentFile file, List<String> fields,
+            List<TagPredicate> series, BufferAllocator allocator) {
+        List<String> columns = new java.util.ArrayList<>();
+        columns.add("time");
+        for (TagPredicate p : series) {
+            columns.add(p.key());
+        }
+        columns.addAll(fields);
+        io.chronix.engine.read.LastPoint[] newest = new io.chronix.engine.read.LastPoint[1];
+        read(file, columns, Long.MIN_VALUE, Long.MAX_VALUE, series, allocator, root -> {
+            for (int row = root.getRowCount() - 1; row >= 0; row--) {
+                if (SegmentStores.passes(root, row, series)) {
+                    io.chronix.engine.read.LastPoint p = io.chronix.engine.read.ArrowValues.point(root, row, fields);
+                    if (newest[0] == null || p.timestamp() > newest[0].timestamp()) {
+                        newest[0] = p;
+                    }
+                    return;
+                }
+            }
+        });
+        return java.util.Optional.ofNullable(newest[0]);
+    }
+
+    /**
+     * The segment's series (measurement, tag names in sort order, per series tag values and row
+     * stretch), or {@code null} if this store cannot tell without a scan. Read cheaply at open for
+     * the engine's cardinality.
+     */
+    default io.chronix.engine.segment.SeriesIndex seriesIndex(SegmentFile file) {
+        return null;
+    }
+
+    /**
+     * The segment's summary if it has a usable one (present, undamaged, of this version and of this
+     * segment); empty otherwise — never an error, since a summary only saves work.
+     */
+    default java.util.Optional<io.chronix.engine.summary.SegmentSummary> summary(SegmentFile file) {
+        return java.util.Optional.empty();
+    }
+
+    /** The cache of decoded blocks this store reads through, if any (shared by the process's stores). */
+    default java.util.Optional<io.chronix.engine.cache.BlockCache> blockCache() {
+        return java.util.Optional.empty();
+    }
 
     /** How this store writes segments (codecs, row group size): compaction writes its output with the same. */
     default io.chronix.engine.segment.SegmentWriterConfig writerConfig() {

@@ -9,7 +9,9 @@ import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.segment.SegmentFile;
 import io.chronix.engine.segment.SegmentMeta;
 import io.chronix.engine.segment.SegmentReader;
+import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.segment.SegmentWriter;
+import io.chronix.engine.summary.SummaryBuilder;
 import io.chronix.engine.segment.SegmentWriterConfig;
 import io.chronix.engine.segment.SeriesIndex;
 import io.chronix.engine.segment.SeriesSidecar;
@@ -134,6 +136,7 @@ public final class SegmentMerge {
                         entry = null; // everything was deleted: the appender's close discards the file
                     } else {
                         SegmentMeta meta = out.finish().meta();
+                        CsxSegmentStore.writeSummary(io, tmpDir, segmentsDir, file, part.summary, meta.crc());
                         entry = new SegmentEntry(outputId, file.relativeName(), group.shard(), group.measurement(),
                                 meta.header().minTime(), meta.header().maxTime(), meta.header().rowCount(),
                                 meta.header().seriesCount(), meta.fileSize(), wal, part.stats);
@@ -195,6 +198,30 @@ public final class SegmentMerge {
             }
             if (begun && part.end()) {
                 flushPart(part, out);
+            }
+            if (n == 1) {
+                // one head alone: its rows up to the next head's time need no heap (TWCS inputs
+                // rarely overlap in time, so a series' stretches mostly come out as whole runs)
+                int j = same[0];
+                long bound = size == 0 ? Long.MAX_VALUE : time[heap[0]];
+                while (++pos[j] < end[j]) {
+                    long tj = in[j].time(pos[j]);
+                    if (tj >= bound) {
+                        time[j] = tj;
+                        heap[size++] = j;
+                        siftUp(heap, size - 1, time);
+                        break;
+                    }
+                    if (dropped[j] != null && dropped[j].test(tj)) {
+                        continue;
+                    }
+                    part.begin(s.values, tj);
+                    part.fold(in[j], pos[j]);
+                    if (part.end()) {
+                        flushPart(part, out);
+                    }
+                }
+                continue;
             }
             for (int i = 0; i < n; i++) {
                 int j = same[i];
@@ -454,6 +481,8 @@ public final class SegmentMerge {
         int rows;
         int row = -1;
         List<ColumnStats> stats;
+        /** Builds the output's summary as parts are written; null once it cannot (the output then has none). */
+        SummaryBuilder summary = new SummaryBuilder();
 
         Part(Plan plan, int capacity) {
             this.plan = plan;
@@ -536,6 +565,13 @@ public final class SegmentMerge {
             }
             SegmentColumns cols = b.build();
             out.append(cols);
+            if (summary != null) {
+                try {
+                    summary.add(cols); // the output's .summary, from the parts as written
+                } catch (IllegalArgumentException e) {
+                    summary = null;
+                }
+            }
             List<ColumnStats> s = SegmentStatistics.of(cols);
             stats = stats == null ? s : SegmentStatistics.combine(stats, s);
             for (long[] v : validity) {

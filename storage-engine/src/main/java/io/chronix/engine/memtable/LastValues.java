@@ -14,6 +14,6 @@ public final class LastValues {
 
     /** Evicts a series' entry (after a delete or retention took its points). */
     public static void evict(LastValue lv) {
-        lv.clear();
+        lv.evict();
     }
 }

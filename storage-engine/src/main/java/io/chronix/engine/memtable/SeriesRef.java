@@ -19,8 +19,8 @@ public final class SeriesRef implements Comparable<SeriesRef> {
     private final String[] tagValues;
     private final int hash;
     final LastValue last = new LastValue();
-    /** Wholly deleted and left out of the cardinality count until written again (see {@link SeriesRegistry#release}). */
-    volatile boolean released;
+    /** False once {@link SeriesRegistry#markDead} found no data of it anywhere; a write revives it. Guarded by the registry. */
+    volatile boolean live = true;
 
     SeriesRef(int id, String measurement, String[] tagKeys, String[] tagValues, int hash) {
         this.id = id;
@@ -61,9 +61,9 @@ public final class SeriesRef implements Comparable<SeriesRef> {
         return null;
     }
 
-    /** Whether a delete or retention took every point of it and no write brought it back yet. */
-    public boolean isReleased() {
-        return released;
+    /** Whether the series counts towards the engine's cardinality (it holds data somewhere). */
+    public boolean isLive() {
+        return live;
     }
 
     public LastValue lastValue() {

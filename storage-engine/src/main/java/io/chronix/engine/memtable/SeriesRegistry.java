@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Structure: a chained hash table whose chains are immutable nodes in an {@link
  * AtomicReferenceArray}. Lookups are lock-free; inserts and resizes take this object's monitor and
  * publish by a volatile write, so a lookup racing a resize sees the old or the new table, both
- * complete. Series are never removed while the engine is open: a series a delete or retention took
- * whole is <em>released</em> — left out of {@link #size()} — and counts again once written.
+ * complete. Series are never removed while the engine is open; one whose data is all gone (deletes,
+ * retention) is marked dead ({@link #markDead}) and stops counting in {@link #liveSize()} until a
+ * write brings it back.
  *
  * <p>Threading: thread-safe.
  */
@@ -28,7 +29,7 @@ public final class SeriesRegistry {
     private volatile AtomicReferenceArray<Node> table = new AtomicReferenceArray<>(1024);
     private volatile SeriesRef[] byId = new SeriesRef[1024];
     private int count; // guarded by this
-    private int released; // guarded by this
+    private int live; // guarded by this
     private final Map<String, MeasurementSeries> byMeasurement = new ConcurrentHashMap<>();
 
     /** The series of one measurement, in registration order; an append-only array. */
@@ -43,7 +44,7 @@ public final class SeriesRegistry {
         AtomicReferenceArray<Node> t = table;
         for (Node n = t.get(h & (t.length() - 1)); n != null; n = n.next()) {
             if (n.series().hash() == h && n.series().matches(batch, point)) {
-                return live(n.series());
+                return alive(n.series());
             }
         }
         int tags = batch.tagCount(point);
@@ -56,52 +57,19 @@ public final class SeriesRegistry {
         return register(batch.measurement(point), keys, values, h);
     }
 
-    /** The series with these (sorted) tags, registered if new. */
+    /** The series with these (sorted) tags, registered (or revived) if new. */
     public SeriesRef resolve(String measurement, String[] sortedKeys, String[] values) {
         int h = SeriesRef.hashOf(measurement, sortedKeys, values);
         AtomicReferenceArray<Node> t = table;
         for (Node n = t.get(h & (t.length() - 1)); n != null; n = n.next()) {
             if (n.series().hash() == h && n.series().matches(measurement, sortedKeys, values)) {
-                return live(n.series());
+                return alive(n.series());
             }
         }
         return register(measurement, sortedKeys.clone(), values.clone(), h);
     }
 
-    private SeriesRef live(SeriesRef s) {
-        if (s.released) {
-            revive(s);
-        }
-        return s;
-    }
-
-    private synchronized void revive(SeriesRef s) {
-        if (s.released) {
-            s.released = false;
-            released--;
-        }
-    }
-
-    /**
-     * Leaves a wholly deleted series out of {@link #size()} until it is resolved (written) again.
-     *
-     * @return whether it was counted before
-     */
-    public synchronized boolean release(SeriesRef s) {
-        if (s.released) {
-            return false;
-        }
-        s.released = true;
-        released++;
-        return true;
-    }
-
-    /** Every registered series, released ones included (a snapshot). */
-    public synchronized SeriesRef[] all() {
-        return Arrays.copyOf(byId, count);
-    }
-
-    /** The series with these (sorted) tags if it is registered (released or not), else {@code null}. */
+    /** The series with these (sorted) tags if it is registered, else {@code null}. */
     public SeriesRef find(String measurement, String[] sortedKeys, String[] values) {
         int h = SeriesRef.hashOf(measurement, sortedKeys, values);
         AtomicReferenceArray<Node> t = table;
@@ -113,15 +81,40 @@ public final class SeriesRegistry {
         return null;
     }
 
+    private SeriesRef alive(SeriesRef ref) {
+        if (!ref.live) {
+            revive(ref);
+        }
+        return ref;
+    }
+
+    private synchronized void revive(SeriesRef ref) {
+        if (!ref.live) {
+            ref.live = true;
+            live++;
+        }
+    }
+
+    /** Stops counting {@code ref} as live (it holds no data anywhere); a later write revives it. */
+    public synchronized void markDead(SeriesRef ref) {
+        if (ref.live) {
+            ref.live = false;
+            live--;
+        }
+    }
+
     private synchronized SeriesRef register(String measurement, String[] keys, String[] values, int h) {
         AtomicReferenceArray<Node> t = table;
         int slot = h & (t.length() - 1);
         for (Node n = t.get(slot); n != null; n = n.next()) {
             if (n.series().hash() == h && n.series().matches(measurement, keys, values)) {
-                return n.series();
+                SeriesRef found = n.series();
+                revive(found);
+                return found;
             }
         }
         SeriesRef ref = new SeriesRef(count, measurement, keys, values, h);
+        live++;
         if (count == byId.length) {
             byId = Arrays.copyOf(byId, count * 2);
         }
@@ -154,9 +147,19 @@ public final class SeriesRegistry {
         table = grown;
     }
 
-    /** Series registered and not released: the live cardinality. */
+    /** Series registered so far, dead ones included. */
     public synchronized int size() {
-        return count - released;
+        return count;
+    }
+
+    /** Series registered and live: the engine's cardinality. */
+    public synchronized int liveSize() {
+        return live;
+    }
+
+    /** Every measurement with a registered series. */
+    public java.util.Set<String> measurements() {
+        return java.util.Set.copyOf(byMeasurement.keySet());
     }
 
     /** The series of {@code measurement} registered so far (a snapshot). */

@@ -19,6 +19,8 @@ public record SegmentFile(long shardId, long nanos, long counter) implements Com
 
     public static final String SHARD_PREFIX = "shard_";
     public static final String FILE_PREFIX = "seg_";
+    /** Suffix of the optional {@code .summary} file beside a segment (format: {@code io.chronix.engine.summary.SummaryFormat}). */
+    public static final String SUMMARY_SUFFIX = ".summary";
 
     public SegmentFile {
         if (nanos < 0 || counter < 0) {
@@ -95,6 +97,16 @@ public record SegmentFile(long shardId, long nanos, long counter) implements Com
     /** {@code seg_{nanos}_{counter}.series} */
     public String sidecarFileName() {
         return FILE_PREFIX + nanos + "_" + counter + SeriesFormat.FILE_SUFFIX;
+    }
+
+    /** {@code seg_{nanos}_{counter}.summary} */
+    public String summaryFileName() {
+        return FILE_PREFIX + nanos + "_" + counter + SUMMARY_SUFFIX;
+    }
+
+    /** The {@code .summary} file's path under {@code segmentsDir}. */
+    public Path resolveSummary(Path segmentsDir) {
+        return segmentsDir.resolve(shardDirectory()).resolve(summaryFileName());
     }
 
     /** {@code shard_{id}/seg_{nanos}_{counter}.csx}: what the catalog stores. */

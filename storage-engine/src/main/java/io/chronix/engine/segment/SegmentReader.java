@@ -1,6 +1,8 @@
 package io.chronix.engine.segment;
 
 import com.github.luben.zstd.ZstdDictDecompress;
+import io.chronix.engine.cache.BlockCache;
+import io.chronix.engine.cache.DecodedBlock;
 import io.chronix.engine.error.CorruptFileException;
 import io.chronix.engine.error.UnsupportedFormatVersionException;
 import io.chronix.engine.io.FileIO;
@@ -71,6 +73,9 @@ public final class SegmentReader implements AutoCloseable {
     private final java.util.concurrent.ConcurrentLinkedQueue<Decoder> decoders = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicInteger pooled = new java.util.concurrent.atomic.AtomicInteger();
     private static final int POOLED = 4;
+    /** Where decoded blocks are kept across reads; {@code null} = decode every time. */
+    private volatile BlockCache blockCache;
+    private final String cacheName;
 
     /** Receives one decoded row group; return false to stop. The root is closed after the call. */
     @FunctionalInterface
@@ -84,6 +89,16 @@ public final class SegmentReader implements AutoCloseable {
         this.meta = meta;
         this.dictionary = dict.length == 0 ? null : new ZstdDictDecompress(dict);
         this.metadataOffset = metadataOffset;
+        this.cacheName = path.toString();
+    }
+
+    /**
+     * Makes row-group reads look decoded blocks up in {@code cache} first and put what they decode
+     * there (keyed by this reader's path, row group and column). Returns this reader.
+     */
+    public SegmentReader cachingIn(BlockCache cache) {
+        this.blockCache = cache;
+        return this;
     }
 
     /**
@@ -388,7 +403,7 @@ public final class SegmentReader implements AutoCloseable {
                 SegmentMeta.Column column = meta.columns().get(c);
                 FieldVector v = SegmentArrow.field(column).createVector(allocator);
                 vectors.add(v);
-                d.load(column, g.blocks().get(c), v);
+                load(d, rowGroup, c, column, g.blocks().get(c), v);
             }
             VectorSchemaRoot root = new VectorSchemaRoot(vectors);
             root.setRowCount(g.rowCount());
@@ -435,7 +450,7 @@ public final class SegmentReader implements AutoCloseable {
                 }
                 FieldVector v = stored.createVector(allocator);
                 vectors.add(v);
-                d.load(column, g.blocks().get(c), v);
+                load(d, rowGroup, c, column, g.blocks().get(c), v);
             }
             VectorSchemaRoot root = new VectorSchemaRoot(vectors);
             root.setRowCount(g.rowCount());
@@ -499,6 +514,23 @@ public final class SegmentReader implements AutoCloseable {
             keys.add(new SeriesIndex.Key(Arrays.asList(values.get(k)), x.firstRow(), x.rowCount(), x.minTime(), x.maxTime()));
         }
         return new SeriesIndex(meta.crc(), meta.measurement(), names, keys);
+    }
+
+    /** Fills {@code v} with block {@code b} from the block cache, or decodes it (and caches the result). */
+    private void load(Decoder d, int rowGroup, int columnIndex, SegmentMeta.Column column, SegmentMeta.Block b, FieldVector v) {
+        BlockCache cache = blockCache;
+        if (cache == null) {
+            d.load(column, b, v);
+            return;
+        }
+        BlockCache.Key key = new BlockCache.Key(cacheName, rowGroup, columnIndex);
+        DecodedBlock hit = cache.get(key);
+        if (hit != null && hit.valueCount() == b.valueCount()) {
+            BlockImages.fill(v, hit);
+            return;
+        }
+        d.load(column, b, v);
+        cache.put(key, BlockImages.of(v));
     }
 
     private Decoder acquire() {

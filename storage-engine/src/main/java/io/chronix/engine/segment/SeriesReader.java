@@ -24,13 +24,22 @@ public final class SeriesReader {
     }
 
     public static SeriesIndex read(FileIO io, Path path) {
+        return decode(path, readSmall(io, path, SeriesFormat.HEADER_SIZE + SeriesFormat.TRAILER_SIZE,
+                SeriesFormat.HEADER_SIZE + SeriesFormat.MAX_BODY_LENGTH + SeriesFormat.TRAILER_SIZE));
+    }
+
+    /**
+     * Reads a small derived file (a sidecar) whole, refusing one shorter than {@code minSize} or
+     * longer than {@code maxSize} before allocating. Also used by the {@code .summary} reader.
+     */
+    public static byte[] readSmall(FileIO io, Path path, long minSize, long maxSize) {
         byte[] bytes;
         try (FileIO.ReadableFile f = io.openRead(path)) {
             long size = f.size();
-            if (size < SeriesFormat.HEADER_SIZE + SeriesFormat.TRAILER_SIZE) {
+            if (size < minSize) {
                 throw new CorruptFileException(path, 0, "sidecar too short [size=" + size + "]");
             }
-            if (size > SeriesFormat.HEADER_SIZE + SeriesFormat.MAX_BODY_LENGTH + SeriesFormat.TRAILER_SIZE) {
+            if (size > maxSize) {
                 throw new CorruptFileException(path, 0, "sidecar larger than any body allows [size=" + size + "]");
             }
             bytes = new byte[(int) size];
@@ -46,7 +55,7 @@ public final class SeriesReader {
         } catch (IOException e) {
             throw new SegmentIoException("read sidecar", path, e);
         }
-        return decode(path, bytes);
+        return bytes;
     }
 
     /** Parses sidecar bytes; {@code path} names them in errors. */

@@ -68,7 +68,14 @@ public final class SeriesWriter {
 
     /** Writes and publishes {@code target} (a sidecar path from {@link SegmentFile#resolveSidecar}). */
     public static void write(FileIO io, Path tmpDir, Path target, SeriesIndex index) {
-        byte[] bytes = encode(index);
+        publish(io, tmpDir, target, encode(index));
+    }
+
+    /**
+     * Publishes a small derived file beside a segment (a sidecar): write to {@code tmpDir}, fsync,
+     * rename over {@code target}, fsync the directory. Also used by the {@code .summary} writer.
+     */
+    public static void publish(FileIO io, Path tmpDir, Path target, byte[] bytes) {
         Path tmp = tmpDir.resolve(target.getParent().getFileName() + "-" + target.getFileName() + ".tmp");
         boolean published = false;
         try {

@@ -1,0 +1,212 @@
+package io.chronix.engine;
+
+import io.chronix.engine.cache.MetadataCache;
+import io.chronix.engine.catalog.SegmentEntry;
+import io.chronix.engine.catalog.SegmentStore;
+import io.chronix.engine.memtable.LastValue;
+import io.chronix.engine.memtable.SeriesRef;
+import io.chronix.engine.model.FieldType;
+import io.chronix.engine.read.LastPoint;
+import io.chronix.engine.read.SeriesLastPoint;
+import io.chronix.engine.read.TagPredicate;
+import io.chronix.engine.schema.Column;
+import io.chronix.engine.schema.MeasurementSchema;
+import io.chronix.engine.schema.SchemaRegistry;
+import io.chronix.engine.segment.SegmentFile;
+import org.apache.arrow.memory.BufferAllocator;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Answers "the newest point of a series" from the last-value cache ({@link LastValue} on each
+ * {@link SeriesRef}) when the entry is complete, and otherwise by a reverse segment scan: the
+ * series' segments newest first (by max time), in each only the row group where the series' rows
+ * end, stopping once no remaining segment can hold anything as new as the best point found. Points
+ * at the same timestamp fold field by field — segments in publish order, then the cache entry
+ * (memtable points are later writes than any segment's) — and the result goes back into the cache.
+ *
+ * <p>Threading: thread-safe.
+ */
+final class LastPointReader {
+
+    private final SchemaRegistry schema;
+    private final MetadataCache metadata;
+    private final SegmentStore store;
+    private final AtomicLong hits = new AtomicLong();
+    private volatile java.util.function.Predicate<SegmentEntry> masked = e -> false;
+    private volatile NewestRow maskedRows;
+
+    /** The newest row of a series in one segment, as {@link SegmentStore#newestRow} answers it. */
+    @FunctionalInterface
+    interface NewestRow {
+        Optional<LastPoint> newest(SegmentEntry segment, List<String> fields, List<TagPredicate> exact, BufferAllocator allocator);
+    }
+
+    /** Segments for which {@code masked} holds (a tombstone applies) are asked through {@code rows}, which applies it. */
+    void masking(java.util.function.Predicate<SegmentEntry> masked, NewestRow rows) {
+        this.maskedRows = rows;
+        this.masked = masked;
+    }
+    private final AtomicLong misses = new AtomicLong();
+
+    LastPointReader(SchemaRegistry schema, MetadataCache metadata, SegmentStore store) {
+        this.schema = schema;
+        this.metadata = metadata;
+        this.store = store;
+    }
+
+    long hits() {
+        return hits.get();
+    }
+
+    long misses() {
+        return misses.get();
+    }
+
+    Optional<LastPoint> of(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator) {
+        LastValue lv = ref.lastValue();
+        LastValue.State state = lv.state();
+        if (state.complete()) {
+            hits.incrementAndGet();
+            return Optional.ofNullable(state.snapshot()).map(s -> toPoint(ref.measurement(), s));
+        }
+        misses.incrementAndGet();
+        List<TagPredicate> exact = new ArrayList<>();
+        for (Column c : ms.tags()) {
+            String v = ref.tag(c.name());
+            exact.add(v == null ? new TagPredicate.IsNull(c.name()) : new TagPredicate.Eq(c.name(), v));
+        }
+        LastValue.Snapshot snap = state.snapshot();
+        long best = snap == null ? Long.MIN_VALUE : snap.timestamp();
+        List<SegmentEntry> candidates = new ArrayList<>(metadata.candidates(ref.measurement(), best, Long.MAX_VALUE, exact));
+        List<Integer> publishOrder = new ArrayList<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            publishOrder.add(i);
+        }
+        publishOrder.sort(Comparator.comparingLong((Integer i) -> candidates.get(i).maxTime()).reversed());
+        LastPoint[] found = new LastPoint[candidates.size()];
+        for (int i : publishOrder) {
+            SegmentEntry e = candidates.get(i);
+            if (e.maxTime() < best) {
+                break; // sorted by max time, newest first: nothing left can reach the best point
+            }
+            List<String> fields = new ArrayList<>();
+            for (Column c : ms.fields()) {
+                if (e.column(c.name()) != null) {
+                    fields.add(c.name());
+                }
+            }
+            Optional<LastPoint> row = masked.test(e) ? maskedRows.newest(e, fields, exact, allocator)
+                    : store.newestRow(SegmentFile.parse(e.file()), fields, exact, allocator);
+            if (row.isPresent()) {
+                found[i] = row.get();
+                best = Math.max(best, row.get().timestamp());
+            }
+        }
+        if (best == Long.MIN_VALUE && snap == null) {
+            lv.fillEmpty(state.epoch());
+            return Optional.empty();
+        }
+        // fold the rows at the best timestamp in publish order, later segments winning
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (LastPoint p : found) {
+            if (p != null && p.timestamp() == best) {
+                fields.putAll(p.fields());
+            }
+        }
+        int n = schema.fieldCount(ref.measurement());
+        long[] bits = new long[n];
+        String[] strings = new String[n];
+        boolean[] has = new boolean[n];
+        for (Map.Entry<String, Object> f : fields.entrySet()) {
+            SchemaRegistry.FieldInfo fi = schema.field(ref.measurement(), f.getKey());
+            has[fi.ordinal()] = true;
+            switch (f.getValue()) {
+                case Double d -> bits[fi.ordinal()] = Double.doubleToRawLongBits(d);
+                case Long l -> bits[fi.ordinal()] = l;
+                case Boolean b -> bits[fi.ordinal()] = b ? 1 : 0;
+                case String s -> strings[fi.ordinal()] = s;
+                default -> throw new IllegalStateException("unexpected field value " + f.getValue().getClass());
+            }
+        }
+        lv.fill(best, bits, strings, has, state.epoch());
+        LastValue.Snapshot merged = lv.snapshot();
+        // the entry now holds the fold (or something newer written meanwhile); if an eviction raced
+        // the scan the entry was not filled, and the scan's own answer stands
+        if (merged != null && merged.timestamp() >= best) {
+            return Optional.of(toPoint(ref.measurement(), merged));
+        }
+        if (snap != null && snap.timestamp() == best) {
+            return Optional.of(toPoint(ref.measurement(), mergeInto(snap, bits, strings, has)));
+        }
+        return Optional.of(new LastPoint(best, fields));
+    }
+
+    private static LastValue.Snapshot mergeInto(LastValue.Snapshot snap, long[] bits, String[] strings, boolean[] has) {
+        int n = Math.max(snap.has().length, has.length);
+        long[] b = java.util.Arrays.copyOf(bits, n);
+        String[] s = java.util.Arrays.copyOf(strings, n);
+        boolean[] h = java.util.Arrays.copyOf(has, n);
+        for (int o = 0; o < snap.has().length; o++) {
+            if (snap.has()[o]) {
+                b[o] = snap.bits()[o];
+                s[o] = snap.strings()[o];
+                h[o] = true;
+            }
+        }
+        return new LastValue.Snapshot(snap.timestamp(), b, s, h, false);
+    }
+
+    /** Every live series of {@code measurement} passing {@code predicates}, in canonical series order, with its newest point. */
+    List<SeriesLastPoint> ofAll(SeriesRef[] series, MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
+        List<SeriesRef> matching = new ArrayList<>();
+        for (SeriesRef ref : series) {
+            boolean pass = ref.isLive();
+            for (int i = 0; i < predicates.size() && pass; i++) {
+                pass = predicates.get(i).test(ref.tag(predicates.get(i).key()));
+            }
+            if (pass) {
+                matching.add(ref);
+            }
+        }
+        matching.sort(null);
+        List<SeriesLastPoint> out = new ArrayList<>(matching.size());
+        for (SeriesRef ref : matching) {
+            Optional<LastPoint> p = of(ref, ms, allocator);
+            if (p.isPresent()) {
+                Map<String, String> tags = new LinkedHashMap<>();
+                for (int t = 0; t < ref.tagCount(); t++) {
+                    tags.put(ref.tagKey(t), ref.tagValue(t));
+                }
+                out.add(new SeriesLastPoint(tags, p.get()));
+            }
+        }
+        return out;
+    }
+
+    private LastPoint toPoint(String measurement, LastValue.Snapshot snap) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (int o = 0; o < snap.has().length; o++) {
+            if (snap.has()[o]) {
+                SchemaRegistry.FieldInfo fi = schema.fieldByOrdinal(measurement, o);
+                fields.put(fi.name(), value(fi.type(), snap.bits()[o], snap.strings()[o]));
+            }
+        }
+        return new LastPoint(snap.timestamp(), fields);
+    }
+
+    static Object value(FieldType type, long bits, String s) {
+        return switch (type) {
+            case FLOAT -> Double.longBitsToDouble(bits);
+            case INTEGER, UNSIGNED -> bits;
+            case BOOLEAN -> bits != 0;
+            case STRING -> s;
+        };
+    }
+}
