@@ -118,6 +118,24 @@ class DeleteTest {
     }
 
     @Test
+    void aggregatesNeverCountDeletedPointsFromSummaries() {
+        try (Chronix c = fx.open(dir.resolve("ns"))) {
+            c.write(cpu(2, 10, 0));
+            c.flush();
+            c.write(cpu(2, 10, 10));
+            c.flush();
+            var request = new io.chronix.engine.read.AggregateRequest("cpu", "v", T0 - SECOND, T0 + 100 * SECOND,
+                    List.of(new TagPredicate.Eq("host", "h0")));
+            assertThat(c.aggregate(request, fx.allocator).series().getFirst().aggregate().count()).isEqualTo(20);
+            c.delete().measurement("cpu").tag("host", "h0").range(T0 + 5 * SECOND, T0 + 14 * SECOND).execute();
+            var r = c.aggregate(request, fx.allocator);
+            assertThat(r.series().getFirst().aggregate().count()).isEqualTo(10);
+            assertThat(r.series().getFirst().aggregate().count())
+                    .isEqualTo(c.aggregate(request.withoutSummaries(), fx.allocator).series().getFirst().aggregate().count());
+        }
+    }
+
+    @Test
     void theUnorderedScanMasksDeletedRowsToo() {
         try (Chronix c = fx.open(dir.resolve("ns"))) {
             c.write(cpu(2, 10, 0));
