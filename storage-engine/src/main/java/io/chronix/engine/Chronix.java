@@ -63,6 +63,13 @@ import io.chronix.engine.wal.WalMetrics;
 import io.chronix.engine.wal.WalRecordType;
 import io.chronix.engine.wal.WalWriter;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
@@ -530,22 +537,7 @@ public final class Chronix implements AutoCloseable {
             return new ScanResult(MeasurementSchema.toArrow(timeOnly), List.of());
         }
         MeasurementSchema ms = found.get();
-        List<Column> output = new ArrayList<>();
-        if (request.columns().isEmpty()) {
-            output.addAll(ms.columns());
-        } else {
-            Set<String> asked = new HashSet<>(request.columns());
-            for (String c : asked) {
-                if (ms.column(c).isEmpty()) {
-                    throw new IllegalArgumentException("unknown column [measurement=" + request.measurement() + ", column=" + c + "]");
-                }
-            }
-            for (Column c : ms.columns()) {
-                if (asked.contains(c.name())) {
-                    output.add(c);
-                }
-            }
-        }
+        List<Column> output = outputColumns(ms, request);
         List<Column> wantedFields = output.stream().filter(c -> c.kind() == Column.Kind.FIELD).toList();
         RowMerger merger = new RowMerger(ms, wantedFields, request.tags());
         long from = request.from();
@@ -709,6 +701,84 @@ public final class Chronix implements AutoCloseable {
             return Optional.empty(); // every series held anywhere is registered (at open from the segments' sidecars)
         }
         return lastPoints.of(ref, found.get(), allocator);
+    }
+
+    /** The columns a scan answers, canonical order; every column for an empty list. */
+    private static List<Column> outputColumns(MeasurementSchema ms, ScanRequest request) {
+        if (request.columns().isEmpty()) {
+            return ms.columns();
+        }
+        Set<String> asked = new HashSet<>(request.columns());
+        for (String c : asked) {
+            if (ms.column(c).isEmpty()) {
+                throw new IllegalArgumentException("unknown column [measurement=" + request.measurement() + ", column=" + c + "]");
+            }
+        }
+        List<Column> output = new ArrayList<>();
+        for (Column c : ms.columns()) {
+            if (asked.contains(c.name())) {
+                output.add(c);
+            }
+        }
+        return output;
+    }
+
+    /**
+     * The newest row of every series that passes the request's tag predicates, as one batch of
+     * the request's columns (canonical order), leaving out a series whose newest point lies outside
+     * {@code [from, to]} — from the last-value cache ({@link #lastValues}), so no segment is read
+     * for series whose entry is complete. With {@code to} at or past every newest point (unbounded,
+     * as the query layer asks) this is exactly "each series' newest row in the range", which is
+     * what a {@code DISTINCT ON (tags) … ORDER BY tags, time DESC} statement keeps.
+     */
+    public ScanResult scanLatest(ScanRequest request, BufferAllocator allocator) {
+        ensureOpen();
+        Optional<MeasurementSchema> found = schema.schema(request.measurement());
+        if (found.isEmpty()) {
+            return new ScanResult(MeasurementSchema.toArrow(List.of(Column.time())), List.of());
+        }
+        List<Column> output = outputColumns(found.get(), request);
+        List<SeriesLastPoint> lasts = new ArrayList<>();
+        for (SeriesLastPoint p : lastValues(request.measurement(), request.tags(), allocator)) {
+            if (p.point().timestamp() >= request.from() && p.point().timestamp() <= request.to()) {
+                lasts.add(p);
+            }
+        }
+        VectorSchemaRoot root = VectorSchemaRoot.create(MeasurementSchema.toArrow(output), allocator);
+        try {
+            root.allocateNew();
+            for (int c = 0; c < output.size(); c++) {
+                Column col = output.get(c);
+                FieldVector v = root.getVector(c);
+                for (int r = 0; r < lasts.size(); r++) {
+                    SeriesLastPoint p = lasts.get(r);
+                    Object value = switch (col.kind()) {
+                        case TIME -> p.point().timestamp();
+                        case TAG -> p.tags().get(col.name());
+                        case FIELD -> p.point().fields().get(col.name());
+                    };
+                    if (value == null) {
+                        v.setNull(r);
+                        continue;
+                    }
+                    switch (v) {
+                        case TimeStampVector t -> t.setSafe(r, (Long) value);
+                        case Float8Vector f -> f.setSafe(r, (Double) value);
+                        case BigIntVector i -> i.setSafe(r, (Long) value);
+                        case UInt8Vector u -> u.setSafe(r, (Long) value);
+                        case BitVector b -> b.setSafe(r, (Boolean) value ? 1 : 0);
+                        case VarCharVector s -> s.setSafe(r, ((String) value).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        default -> throw new IllegalStateException("unexpected vector " + v.getClass().getSimpleName());
+                    }
+                }
+                v.setValueCount(lasts.size());
+            }
+            root.setRowCount(lasts.size());
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
+        }
+        return new ScanResult(MeasurementSchema.toArrow(output), List.of(root));
     }
 
     /**

@@ -7,8 +7,7 @@ import io.chronix.api.sql.SqlErrorException;
 import io.chronix.api.sql.SqlQuery;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.read.LastPoint;
-import io.chronix.engine.read.ScanRequest;
-import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
@@ -23,9 +22,6 @@ import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -43,11 +39,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /** The query surface of a namespace (scope {@code read}). Thin: the work is in {@link QueryService}. */
 @RestController
@@ -210,50 +204,12 @@ class QueryController {
                     filters.add(new TagPredicate.Eq(tag, e.getValue()));
                 }
             }
-            List<Map<String, String>> series = series(engine, s, filters);
             List<Object[]> rows = new ArrayList<>();
-            for (Map<String, String> tags : series) {
-                engine.lastValue(measurement, tags, allocator).ifPresent(lp -> rows.add(row(s, tags, lp)));
+            for (SeriesLastPoint p : engine.lastValues(measurement, filters, allocator)) { // the last-value cache, series in tag order
+                rows.add(row(s, p.tags(), p.point()));
             }
             writeLast(response, s, rows);
         }
-    }
-
-    /** Distinct tag sets of the measurement's series passing the filters (scan of the tag columns only). */
-    private List<Map<String, String>> series(Chronix engine, MeasurementSchema s, List<TagPredicate> filters) {
-        List<String> tagNames = s.tags().stream().map(Column::name).toList();
-        List<String> cols = new ArrayList<>();
-        cols.add(Column.TIME);
-        cols.addAll(tagNames);
-        List<Map<String, String>> out = new ArrayList<>();
-        try (ScanResult r = engine.scan(new ScanRequest(s.measurement(), cols, Long.MIN_VALUE, Long.MAX_VALUE, filters), allocator)) {
-            String[] previous = null;
-            for (VectorSchemaRoot b : r.batches()) {
-                List<VarCharVector> vs = new ArrayList<>();
-                for (String t : tagNames) {
-                    FieldVector v = b.getVector(t);
-                    vs.add((VarCharVector) v);
-                }
-                for (int row = 0; row < b.getRowCount(); row++) {
-                    String[] values = new String[tagNames.size()];
-                    for (int i = 0; i < values.length; i++) {
-                        VarCharVector v = vs.get(i);
-                        values[i] = v == null || v.isNull(row) ? null : new String(v.get(row), StandardCharsets.UTF_8);
-                    }
-                    if (previous == null || !Arrays.equals(previous, values)) {
-                        Map<String, String> tags = new TreeMap<>();
-                        for (int i = 0; i < values.length; i++) {
-                            if (values[i] != null) {
-                                tags.put(tagNames.get(i), values[i]);
-                            }
-                        }
-                        out.add(tags);
-                        previous = values;
-                    }
-                }
-            }
-        }
-        return out;
     }
 
     private static Object[] row(MeasurementSchema s, Map<String, String> tags, LastPoint lp) {

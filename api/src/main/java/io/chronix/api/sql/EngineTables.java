@@ -27,4 +27,10 @@ public record EngineTables(Chronix engine) implements SqlQuery.Tables {
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
         return engine.scanUnordered(request, allocator);
     }
+
+    /** Each series' newest row from the engine's last-value cache (the plan is unbounded above). */
+    @Override
+    public ScanResult scanNewest(ScanRequest request, BufferAllocator allocator) {
+        return engine.scanLatest(request, allocator);
+    }
 }

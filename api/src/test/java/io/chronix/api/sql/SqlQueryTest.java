@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static io.chronix.api.sql.SqlFixture.SECOND;
 import static io.chronix.api.sql.SqlFixture.T0;
@@ -98,6 +99,31 @@ class SqlQueryTest {
         // two references: only if both keep the newest rows only
         assertThat(newestOnly("SELECT count(*) FROM cpu UNION ALL SELECT count(*) FROM (SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC)"))
                 .isFalse();
+    }
+
+    @Test
+    void theLastpointShapeAnswersFromEachSeriesNewestRowExactlyAsTheWholeScan() {
+        f.write(b -> b.beginPoint("cpu", T0 + 2 * SECOND).tag("host", "c").tag("dc", "x").booleanField("up", true).endPoint());
+        List<String> queries = List.of(
+                "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC",
+                "SELECT DISTINCT ON (host) time, host, usage, n FROM cpu WHERE host IN ('a', 'b') ORDER BY host, time DESC",
+                "SELECT DISTINCT ON (host) * FROM cpu WHERE time > '2026-01-01 00:00:00.5' ORDER BY host, time DESC",
+                "SELECT DISTINCT ON (host) * FROM cpu WHERE dc IS NULL ORDER BY host, time DESC LIMIT 1");
+        for (int round = 0; round < 2; round++) {
+            for (String sql : queries) {
+                // a condition on a field that holds for every row: the same answer, but no newest-row plan
+                String whole = sql.contains("WHERE") ? sql.replace("WHERE", "WHERE (n IS NULL OR n IS NOT NULL) AND")
+                        : sql.replace("FROM cpu", "FROM cpu WHERE (n IS NULL OR n IS NOT NULL)");
+                assertThat(newestOnly(sql)).as(sql).isTrue();
+                assertThat(newestOnly(whole)).as(whole).isFalse();
+                assertThat(f.rows(sql)).as("%s (round %d)", sql, round).isNotEmpty().isEqualTo(f.rows(whole));
+            }
+            try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), queries.getFirst(), f.allocator)) {
+                assertThat(q.scans().getFirst().rows()).as("one row per series").isEqualTo(3);
+            }
+            f.engine.flush();
+            f.reopen(); // the same from segments, with the last-value cache rebuilt by reverse scans
+        }
     }
 
     private boolean newestOnly(String sql) {
