@@ -12,6 +12,7 @@ import io.chronix.engine.catalog.CatalogFormat;
 import io.chronix.engine.catalog.SegmentEntry;
 import io.chronix.engine.catalog.SegmentStatistics;
 import io.chronix.engine.catalog.SegmentStore;
+import io.chronix.engine.catalog.TombstoneEntry;
 import io.chronix.engine.codec.EncodeBuffer;
 import io.chronix.engine.codec.WalCodec;
 import io.chronix.engine.codec.WalEntry;
@@ -26,8 +27,16 @@ import io.chronix.engine.error.EngineClosedException;
 import io.chronix.engine.error.FlushFailedException;
 import io.chronix.engine.error.SeriesLimitExceededException;
 import io.chronix.engine.error.StorageIoException;
+import io.chronix.engine.error.UnsupportedWalRecordException;
 import io.chronix.engine.io.DirectoryLock;
 import io.chronix.engine.io.FileIO;
+import io.chronix.engine.lifecycle.DeleteBuilder;
+import io.chronix.engine.lifecycle.DeleteRequest;
+import io.chronix.engine.lifecycle.DeleteResult;
+import io.chronix.engine.lifecycle.DiskBudget;
+import io.chronix.engine.lifecycle.RetentionResult;
+import io.chronix.engine.lifecycle.RollupRetentionHold;
+import io.chronix.engine.lifecycle.Tombstones;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.chronix.engine.memtable.FlushController;
 import io.chronix.engine.memtable.LastValue;
@@ -39,6 +48,7 @@ import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.AggregateRequest;
 import io.chronix.engine.read.AggregateResult;
 import io.chronix.engine.read.LastPoint;
+import io.chronix.engine.read.RowMask;
 import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.RowMerger;
 import io.chronix.engine.read.ScanRequest;
@@ -94,7 +104,8 @@ import java.util.function.Consumer;
  * {@code Chronix} → {@link ShardRouter} → per shard a {@link FlushController} (active and frozen
  * {@link Memtable}) ; {@link MetadataCache} → segments through a {@link SegmentStore}; {@link
  * Catalog}; {@link WalWriter}; {@link SchemaRegistry}; {@link SeriesRegistry} (whose series carry
- * the last-value cache). Recovery is {@link #open}'s job, in the order described there.
+ * the last-value cache). Recovery is {@link #open}'s job, in the order described there. Deletes,
+ * retention and the repairs after them are {@link EngineLifecycle}'s, over the same components.
  *
  * <h2>Write path</h2>
  * {@link #write}: validate the whole batch (schema, shard window) → under the write gate (shared)
@@ -142,6 +153,10 @@ public final class Chronix implements AutoCloseable {
     private final ColdIndex cold = new ColdIndex();
     private final ColdTier coldTier; // null: no cold tier attached
     private final Archiver archiver;
+    private final Tombstones tombstones = new Tombstones();
+    private final EngineLifecycle lifecycle;
+    private volatile RollupRetentionHold rollupHold = RollupRetentionHold.NONE;
+    private volatile Duration retention;
     private final ShardRouter router;
     private final WalMetrics walMetrics = new WalMetrics();
     private final WalWriter wal;
@@ -213,6 +228,7 @@ public final class Chronix implements AutoCloseable {
             List<SegmentEntry> segments = cat.segments();
             metadata.load(segments);
             cold.load(cat.archived());
+            tombstones.load(cat.tombstones());
             backpressure.update(CompactionPicker.largestGroup(segments));
             Map<Long, Map<String, Long>> floors = new HashMap<>();
             for (SegmentEntry e : segments) {
@@ -260,6 +276,15 @@ public final class Chronix implements AutoCloseable {
         this.lastPoints = new LastPointReader(schema, metadata, store);
         this.aggregator = new Aggregator(store, series);
         this.flushTask = scheduler.task("flush " + dir, this::backgroundFlush);
+        // deletes, retention and segment drops take the compaction lock: a merge never runs while
+        // tombstones are issued or its inputs dropped, and applies every tombstone issued before it
+        this.lifecycle = new EngineLifecycle(new LifecycleAccess(), io, dir, catalog, store, metadata, tombstones, series, schema,
+                compactionLock);
+        this.deletedRows = tombstones::deletedTimes;
+        this.lastPoints.masking(tombstones::touches, lifecycle::newestRow);
+        if (tombstones.size() > 0) {
+            lifecycle.repairLiveSeries(); // the sidecars read at open still list series tombstones took whole
+        }
         this.maintenanceTask = scheduler.task("maintenance " + dir, this::maintenancePass);
         this.maintenanceTimer = config.maintenanceInterval().isZero() ? null
                 : scheduler.scheduleWithFixedDelay(maintenanceTask::request, config.maintenanceInterval());
@@ -331,7 +356,10 @@ public final class Chronix implements AutoCloseable {
                 schema.declareTags(p.points());
                 insert(p.points(), sequence, floors);
             }
-            case WalEntry.Tombstone t -> LOG.log(Level.WARNING, "WAL tombstone ignored (deletes are not implemented yet): seq={0}", sequence);
+            // a delete flushes first and records its tombstones in the catalog only: every point it covers
+            // is then below the WAL floor, so a WAL tombstone has nothing to say this engine would write
+            case WalEntry.Tombstone t -> throw new UnsupportedWalRecordException("Tombstone", sequence,
+                    "deletes are recorded in the catalog, never in the WAL");
         }
     }
 
@@ -488,7 +516,7 @@ public final class Chronix implements AutoCloseable {
      *     unknown measurement answers no batch, with a schema of {@code time} only)
      */
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
-        return scan(request, allocator, false, NO_SKIP);
+        return scan(request, allocator, false, NO_SKIP, true);
     }
 
     private static final Aggregator.SegmentPlanner NO_SKIP = (candidates, memtables) -> Set.of();
@@ -500,27 +528,29 @@ public final class Chronix implements AutoCloseable {
      * is settled: a segment whose rows in the range overlap no other segment's and no memtable's in
      * time cannot have them overwritten, so its decoded batches are the answer as they are ({@link
      * SegmentPassThrough}: filtered, projected, moved over without a copy where every row passes, and
-     * no column decoded that the answer and the predicates do not need). The other sources go
-     * through the row merge as in {@link #scan}.
+     * no column decoded that the answer and the predicates do not need). The other sources — and a
+     * segment a tombstone applies to — go through the row merge as in {@link #scan}.
      */
     public ScanResult scanUnordered(ScanRequest request, BufferAllocator allocator) {
-        return scan(request, allocator, true, NO_SKIP);
+        return scan(request, allocator, true, NO_SKIP, true);
     }
 
-    /** The scan; {@code planner} picks segments to leave out, from the scan's own snapshot (aggregates answered from summaries). */
-    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner) {
+    /** The scan; {@code planner} picks segments to leave out, from the scan's own snapshot (aggregates answered from summaries); without
+     * {@code memtables} only what segments hold (a delete's count of stored rows). */
+    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner,
+            boolean withMemtables) {
         ensureOpen();
         // segments a compaction replaces meanwhile stay on disk until this scan is done with them
         long ticket = reclaimer.enter();
         try {
-            return scanSegmentsAndMemtables(request, allocator, anyOrder, planner);
+            return scanSegmentsAndMemtables(request, allocator, anyOrder, planner, withMemtables);
         } finally {
             reclaimer.exit(ticket);
         }
     }
 
     private ScanResult scanSegmentsAndMemtables(ScanRequest request, BufferAllocator allocator, boolean anyOrder,
-            Aggregator.SegmentPlanner planner) {
+            Aggregator.SegmentPlanner planner, boolean withMemtables) {
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
             // nothing written yet (or a measurement being created right now): no rows, whatever the columns
@@ -539,10 +569,10 @@ public final class Chronix implements AutoCloseable {
         List<FlushController> controllers = router.shards();
         List<Memtable> actives = new ArrayList<>();
         List<Memtable> frozens = new ArrayList<>();
-        for (FlushController c : controllers) {
+        for (FlushController c : withMemtables ? controllers : List.<FlushController>of()) {
             actives.add(c.active());
         }
-        for (FlushController c : controllers) {
+        for (FlushController c : withMemtables ? controllers : List.<FlushController>of()) {
             Memtable f = c.frozen();
             if (f != null) {
                 frozens.add(f);
@@ -552,11 +582,16 @@ public final class Chronix implements AutoCloseable {
         List<ArchivedSegment> archived = cold.candidates(request.measurement(), from, to, request.tags());
         List<Memtable> memtables = new ArrayList<>(frozens);
         memtables.addAll(actives);
-        Set<String> skipped = planner.skip(segments, memtables);
+        // a summary counts rows a tombstone deletes: with one in play, every segment is read
+        Set<String> skipped = segments.stream().anyMatch(tombstones::touches) ? Set.of() : planner.skip(segments, memtables);
         if (!skipped.isEmpty()) {
             segments = segments.stream().filter(e -> !skipped.contains(e.file())).toList();
         }
         List<SegmentEntry> settled = anyOrder ? settledSegments(segments, frozens, actives, archived, from, to) : List.of();
+        if (!settled.isEmpty() && tombstones.size() > 0) {
+            settled = new ArrayList<>(settled);
+            settled.removeIf(tombstones::touches); // masked rows need the merge's series runs
+        }
         if (!settled.isEmpty()) {
             segments = new ArrayList<>(segments);
             segments.removeAll(settled);
@@ -582,12 +617,14 @@ public final class Chronix implements AutoCloseable {
                     present.add(c);
                 }
             }
+            RowMask mask = tombstones.touches(e) ? tombstones.maskFor(e, merger.tagKeys()) : RowMask.NONE;
             if (takeCold) {
-                readCold(archived.get(a - 1), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
+                readCold(archived.get(a - 1), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to, mask));
                 continue;
             }
             try {
-                store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
+                store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator,
+                        root -> merger.addArrow(root, from, to, mask));
             } catch (RuntimeException ex) {
                 // archived (and its files deleted) between our snapshot and the read: read the archived
                 // copy; rows of it the hot read already added are identical and fold into one
@@ -595,7 +632,7 @@ public final class Chronix implements AutoCloseable {
                 if (moved == null) {
                     throw ex;
                 }
-                readCold(moved, present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to));
+                readCold(moved, present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to, mask));
             }
         }
         int fieldCount = schema.fieldCount(request.measurement());
@@ -886,7 +923,7 @@ public final class Chronix implements AutoCloseable {
             return new AggregateResult(List.of(), 0, 0);
         }
         // any row order will do (the aggregator keys rows by their tags): settled segments skip the merge
-        return aggregator.aggregate(request, found.get(), (r, a, planner) -> scan(r, a, true, planner), allocator);
+        return aggregator.aggregate(request, found.get(), (r, a, planner) -> scan(r, a, true, planner, true), allocator);
     }
 
     /** Hit and miss counts of the last-value cache and the state of the block cache this engine reads through. */
@@ -969,11 +1006,214 @@ public final class Chronix implements AutoCloseable {
 
     /** Bytes of this namespace's live hot segment files. */
     public long hotSegmentBytes() {
+        return segmentBytes();
+    }
+
+    // ------------------------------------------------------------------------------------ lifecycle
+
+    /**
+     * A delete, fluently: {@code delete().measurement("cpu").tag("host", "a").range(t0, t1).execute()}
+     * (add {@code .dryRun()} to only count). See {@link #delete(DeleteRequest)}.
+     */
+    public DeleteBuilder delete() {
+        ensureOpen();
+        return new DeleteBuilder(this::delete);
+    }
+
+    /**
+     * Deletes the points of the matching series in the request's range, for good (seed 001 "Delete
+     * Operations"): flushes every memtable, records one tombstone per matching series — bounded by
+     * that series' newest stored point in range, so a later write of it is not deleted — fsynced in
+     * the catalog before it takes effect, evicts those series' last values and releases from the
+     * cardinality count each series the delete took whole. Returns once durable. Deleted points
+     * never come back: not in a scan, not after restart, not after further writes.
+     *
+     * <p>A write that lands while a delete runs is a later write (it survives) — unless it is flushed
+     * before the delete's own flush, in which case it is deleted with the rest.
+     *
+     * @throws FlushFailedException if the flush fails (nothing is deleted)
+     */
+    public DeleteResult delete(DeleteRequest request) {
+        ensureOpen();
+        return lifecycle.delete(request);
+    }
+
+    /** Deletes every point of exactly this series (tag set {@code tags}, no other tag) up to its newest stored point. */
+    public DeleteResult deleteSeries(String measurement, Map<String, String> tags) {
+        return delete(new DeleteRequest(measurement, tags, Long.MIN_VALUE, Long.MAX_VALUE, false, true));
+    }
+
+    /**
+     * Drops every shard whose newest point is before {@code reference − retention}, where the
+     * reference is {@code min(wall clock, newest timestamp held)} (a quiet namespace keeps its last
+     * {@code retention} of data). Catalog entries go before files; tombstones no segment needs any
+     * more are collected; the live series are re-derived ({@link #repairLiveSeries()}) if anything
+     * went. A shard a memtable still holds data of is kept, and segments a rollup still needs
+     * ({@link #rollupRetentionHold}) are preserved.
+     */
+    public RetentionResult enforceRetention(Duration retention) {
+        ensureOpen();
+        return lifecycle.enforceRetention(retention, rollupHold);
+    }
+
+    /** The oldest timestamp {@code retention} keeps now: {@code reference − retention}; {@link Long#MIN_VALUE} if nothing is held. */
+    public long retentionCutoff(Duration retention) {
+        ensureOpen();
+        return lifecycle.cutoff(retention);
+    }
+
+    /**
+     * Removes these segments (the disk budget's way; those no longer live are skipped): catalog
+     * first, then files, then tombstone collection and {@link #repairLiveSeries()}.
+     */
+    public RetentionResult dropSegments(List<SegmentEntry> segments) {
+        ensureOpen();
+        return lifecycle.dropSegments(segments);
+    }
+
+
+    /** Collects tombstones every segment of which has left the catalog; returns how many. The maintenance pass's "gc". */
+    public int gc() {
+        ensureOpen();
+        return lifecycle.gc();
+    }
+
+    /** How rollups hold retention back; {@link RollupRetentionHold#NONE} until rollups exist. */
+    public void rollupRetentionHold(RollupRetentionHold hold) {
+        this.rollupHold = java.util.Objects.requireNonNull(hold, "hold");
+    }
+
+    /** Live tombstones. */
+    public List<TombstoneEntry> tombstones() {
+        return tombstones.all();
+    }
+
+    /** Live segments (from the metadata cache). */
+    public List<SegmentEntry> segments() {
+        return metadata.all();
+    }
+
+    /** Bytes of the live segment files, as the catalog recorded them. */
+    public long segmentBytes() {
         long n = 0;
         for (SegmentEntry e : metadata.all()) {
             n += e.sizeBytes();
         }
         return n;
+    }
+
+    /**
+     * This engine as a member of a process-wide {@link DiskBudget}: its segments, its retention
+     * cutoff under {@code retention} (asked at each pass; {@code null} = no retention) and
+     * {@link #dropSegments}.
+     */
+    public DiskBudget.Member budgetMember(String name, java.util.function.Supplier<Duration> retention) {
+        return new DiskBudget.Member() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public List<SegmentEntry> segments() {
+                return closed ? List.of() : Chronix.this.segments();
+            }
+
+            @Override
+            public long retentionCutoff() {
+                Duration r = retention.get();
+                try {
+                    return r == null ? Long.MIN_VALUE : Chronix.this.retentionCutoff(r);
+                } catch (EngineClosedException e) {
+                    return Long.MIN_VALUE;
+                }
+            }
+
+            @Override
+            public RetentionResult dropSegments(List<SegmentEntry> segments) {
+                try {
+                    return Chronix.this.dropSegments(segments);
+                } catch (EngineClosedException e) {
+                    return RetentionResult.NOTHING; // closed since the pass listed it: its files stay for the next pass
+                }
+            }
+        };
+    }
+
+    /** What the lifecycle needs of this engine. */
+    private final class LifecycleAccess implements EngineLifecycle.Engine {
+        @Override
+        public <T> T underFlushLock(java.util.function.Supplier<T> body) {
+            flushLock.lock();
+            try {
+                ensureOpen();
+                return body.get();
+            } finally {
+                flushLock.unlock();
+            }
+        }
+
+        @Override
+        public void flushHeld() {
+            runFlush(true);
+        }
+
+        @Override
+        public ScanResult scanSegments(ScanRequest request, BufferAllocator allocator) {
+            return scan(request, allocator, false, NO_SKIP, false);
+        }
+
+        @Override
+        public boolean inMemtables(SeriesRef s) {
+            for (FlushController c : router.shards()) {
+                Memtable f = c.frozen();
+                if (c.active().contains(s) || f != null && f.contains(s)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public Set<Long> memtableShards() {
+            Set<Long> out = new HashSet<>();
+            for (FlushController c : router.shards()) {
+                if (!c.active().isEmpty() || c.frozen() != null) {
+                    out.add(c.shard());
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public long nowNanos() {
+            return Chronix.this.nowNanos();
+        }
+
+        @Override
+        public void hook(String point) {
+            testHook.accept(point);
+        }
+
+        @Override
+        public void retire(List<SegmentFile> files) {
+            segmentsChanged();
+            reclaimer.retire(files);
+        }
+
+        @Override
+        public List<SegmentEntry> archivedCandidates(String measurement, long from, long to, List<TagPredicate> predicates) {
+            return cold.candidates(measurement, from, to, predicates).stream().map(ArchivedSegment::segment).toList();
+        }
+
+        @Override
+        public Set<Long> archivedIds() {
+            Set<Long> ids = new HashSet<>();
+            for (ArchivedSegment a : cold.all()) {
+                ids.add(a.segment().id());
+            }
+            return ids;
+        }
     }
 
     // ------------------------------------------------------------------------------------ flush
@@ -1177,7 +1417,9 @@ public final class Chronix implements AutoCloseable {
         compactionLock.lock();
         try {
             ensureOpen();
-            return runCompaction(2, true);
+            CompactionResult r = runCompaction(2, true);
+            lifecycle.collectTombstones(); // those whose segments were all compacted away
+            return r;
         } catch (CancellationException e) {
             throw new EngineClosedException(dir);
         } finally {
@@ -1211,12 +1453,28 @@ public final class Chronix implements AutoCloseable {
         }
     }
 
-    /** Maintenance step 2: collect what compaction made unreachable (tombstones, when deletes exist). A no-op for now. */
+    /** Maintenance step 2: collect the tombstones compaction (or a drop) made unreachable. */
     private void collectGarbage() {
+        lifecycle.collectTombstones();
     }
 
-    /** Maintenance step 3: drop shards past the namespace's retention (when retention exists). A no-op for now. */
+    /** Maintenance step 3: drop shards past the retention set by {@link #retention(Duration)}, if one is. */
     private void enforceRetention() {
+        Duration r = retention;
+        if (r != null) {
+            lifecycle.enforceRetention(r, rollupHold);
+        }
+    }
+
+    /**
+     * The retention the maintenance pass enforces ({@code null}: none — the default; the service
+     * sets the namespace's). {@link #enforceRetention(Duration)} works with or without it.
+     */
+    public void retention(Duration retention) {
+        if (retention != null && retention.isNegative()) {
+            throw new IllegalArgumentException("retention must not be negative: " + retention);
+        }
+        this.retention = retention;
     }
 
     private CompactionResult runCompaction(int minSegments, boolean flushFirst) {
@@ -1409,15 +1667,7 @@ public final class Chronix implements AutoCloseable {
         try {
             gate.writeLock().lock();
             try {
-                List<Memtable> memtables = new ArrayList<>();
-                for (FlushController c : router.shards()) {
-                    memtables.add(c.active());
-                    if (c.frozen() != null) {
-                        memtables.add(c.frozen());
-                    }
-                }
-                long n = LiveSeries.repair(metadata.all(), store, series, memtables);
-                return n < 0 ? series.liveSize() : n;
+                return lifecycle.repairLiveSeries(); // sidecars, plus the tombstones applying to each segment
             } finally {
                 gate.writeLock().unlock();
             }
@@ -1520,7 +1770,11 @@ public final class Chronix implements AutoCloseable {
         return new long[] {replayedPoints, skippedPoints};
     }
 
-    /** Test hook at named points of a flush ("segment-written", "before-catalog-commit", "after-catalog-commit", "before-wal-truncate", "after-wal-truncate"). */
+    /**
+     * Test hook at named points of a flush ("segment-written", "before-catalog-commit", "after-catalog-commit",
+     * "before-wal-truncate", "after-wal-truncate"), of a delete ("before-tombstone-persist", "after-tombstone-persist")
+     * and of a segment drop ("segments-unlisted": catalog and cache updated, files not yet deleted).
+     */
     void testHook(Consumer<String> hook) {
         this.testHook = hook;
     }

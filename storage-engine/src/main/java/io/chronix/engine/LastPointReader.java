@@ -39,6 +39,20 @@ final class LastPointReader {
     private final MetadataCache metadata;
     private final SegmentStore store;
     private final AtomicLong hits = new AtomicLong();
+    private volatile java.util.function.Predicate<SegmentEntry> masked = e -> false;
+    private volatile NewestRow maskedRows;
+
+    /** The newest row of a series in one segment, as {@link SegmentStore#newestRow} answers it. */
+    @FunctionalInterface
+    interface NewestRow {
+        Optional<LastPoint> newest(SegmentEntry segment, List<String> fields, List<TagPredicate> exact, BufferAllocator allocator);
+    }
+
+    /** Segments for which {@code masked} holds (a tombstone applies) are asked through {@code rows}, which applies it. */
+    void masking(java.util.function.Predicate<SegmentEntry> masked, NewestRow rows) {
+        this.maskedRows = rows;
+        this.masked = masked;
+    }
     private final AtomicLong misses = new AtomicLong();
 
     LastPointReader(SchemaRegistry schema, MetadataCache metadata, SegmentStore store) {
@@ -88,7 +102,8 @@ final class LastPointReader {
                     fields.add(c.name());
                 }
             }
-            Optional<LastPoint> row = store.newestRow(SegmentFile.parse(e.file()), fields, exact, allocator);
+            Optional<LastPoint> row = masked.test(e) ? maskedRows.newest(e, fields, exact, allocator)
+                    : store.newestRow(SegmentFile.parse(e.file()), fields, exact, allocator);
             if (row.isPresent()) {
                 found[i] = row.get();
                 best = Math.max(best, row.get().timestamp());

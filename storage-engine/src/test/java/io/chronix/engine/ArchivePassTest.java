@@ -177,6 +177,31 @@ class ArchivePassTest {
     }
 
     @Test
+    void deletedPointsStayDeletedThroughArchivingAndInTheArchive() {
+        Path ns = dir.resolve("ns");
+        MemoryColdTier tier = new MemoryColdTier(7);
+        try (Chronix c = open(ns, tier)) {
+            c.write(batch());
+            c.flush();
+            assertThat(c.delete().measurement("cpu").tag("host", "h1").execute().seriesDeleted()).isPositive(); // before archiving
+            clock.now = clock.now.plus(Duration.ofDays(2));
+            assertThat(c.archive(Duration.ofDays(1)).segments()).isPositive();
+            assertThat(fx.rows(c, ScanRequest.all("cpu").withTags(TagPredicate.eq("host", "h1")))).isEmpty();
+            assertThat(c.delete().measurement("cpu").tag("host", "h2").execute().seriesDeleted()).isPositive(); // of archived rows
+            assertThat(fx.rows(c, ScanRequest.all("cpu").withTags(TagPredicate.eq("host", "h2")))).isEmpty();
+            c.compact();
+            assertThat(c.tombstones()).as("tombstones of archived segments are still needed").isNotEmpty();
+        }
+        try (Chronix c = open(ns, tier)) {
+            assertThat(fx.rows(c, ScanRequest.all("cpu").withTags(TagPredicate.eq("host", "h1")))).isEmpty();
+            assertThat(fx.rows(c, ScanRequest.all("cpu").withTags(TagPredicate.eq("host", "h2")))).isEmpty();
+            assertThat(fx.rowsUnordered(c, ScanRequest.all("cpu").withTags(TagPredicate.eq("host", "h2")))).isEmpty();
+            assertThat(fx.rows(c, ScanRequest.all("cpu").withTags(TagPredicate.eq("host", "h0")))).isNotEmpty();
+            assertThat(c.lastValues("cpu", List.of(TagPredicate.eq("host", "h1")), fx.allocator)).isEmpty();
+        }
+    }
+
+    @Test
     void aNewerHotWriteStillWinsOverAnArchivedOne() {
         Path ns = dir.resolve("ns");
         MemoryColdTier tier = new MemoryColdTier(7);

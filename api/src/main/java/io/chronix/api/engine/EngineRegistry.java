@@ -161,6 +161,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
                 }
                 if (e.engine == null) {
                     try {
+                        e.namespace = ns;
                         e.engine = open(ns);
                     } catch (RuntimeException ex) {
                         e.retired = true;
@@ -187,6 +188,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         NamespaceId id = NamespaceLocations.engineId(ns);
         Path dir = locations.directory(id);
         Chronix c = coldTiers == null ? Chronix.open(dir, config, scheduler) : Chronix.open(dir, config, scheduler, coldTiers.apply(id, dir));
+        c.retention(ns.retention()); // enforced by the engine's maintenance pass too
         opens.increment();
         log.debug("engine opened [namespace={}, fsync={}]", ns.id(), config.fsyncPolicy());
         return c;
@@ -262,6 +264,37 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
             } catch (RuntimeException ex) {
                 log.warn("flush for the memtable budget failed; the engine retries it itself", ex);
                 return;
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------------------- maintenance
+
+    /**
+     * Runs {@code work} for every open engine with the namespace record it was opened with, each
+     * engine held open meanwhile but without counting as a use (a periodic pass must not keep an
+     * idle engine from closing). A failure is logged and the pass goes on with the next engine.
+     */
+    public void forEachOpen(java.util.function.BiConsumer<Namespace, Chronix> work) {
+        for (Entry e : entries.values()) {
+            Chronix c;
+            Namespace ns;
+            synchronized (e) {
+                if (e.retired || e.engine == null || closed) {
+                    continue;
+                }
+                c = e.engine;
+                ns = e.namespace;
+                e.users++;
+            }
+            try {
+                work.accept(ns, c);
+            } catch (EngineClosedException ignored) {
+                // closed meanwhile (deleted namespace): nothing to maintain
+            } catch (RuntimeException ex) {
+                log.warn("maintenance of an open engine failed; it runs again at the next pass [namespace={}]", e.id, ex);
+            } finally {
+                e.releaseQuietly();
             }
         }
     }
@@ -479,12 +512,22 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
     private static final class Entry {
         final long id;
         volatile Chronix engine; // written under this; read without the lock by the views
+        volatile Namespace namespace; // the record the engine was opened with
         int users;           // guarded by this
         long lastUsed;       // guarded by this
         boolean retired;     // guarded by this
 
         Entry(long id) {
             this.id = id;
+        }
+
+        /** Ends a maintenance hold: like {@link #release} but the engine's idle clock is not reset. */
+        synchronized void releaseQuietly() {
+            users--;
+            assert users >= 0 : "lease released twice";
+            if (users == 0) {
+                notifyAll();
+            }
         }
 
         synchronized void release(long now) {

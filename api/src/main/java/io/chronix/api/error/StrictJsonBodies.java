@@ -18,12 +18,12 @@ import java.lang.reflect.Type;
 
 /**
  * Unknown fields in a JSON body are an error for the tenancy endpoints (tenants, namespaces,
- * tokens), although the application's mapper ignores them (Spring Boot's default). The body is read
- * once more with a strict reader before the normal conversion; a failure becomes the same
- * {@link HttpMessageNotReadableException} Spring would raise, answered by {@link ApiExceptionHandler}
- * with the field named. Admin bodies are small, so reading twice costs nothing that matters.
+ * tokens) and the delete endpoint, although the application's mapper ignores them (Spring Boot's
+ * default). The body is read once more with a strict reader before the normal conversion; a
+ * failure becomes the same {@link HttpMessageNotReadableException} Spring would raise, answered by
+ * {@link ApiExceptionHandler} with the field named. Admin bodies are small, so reading twice costs nothing that matters.
  */
-@ControllerAdvice(basePackages = {"io.chronix.api.tenant", "io.chronix.api.namespace", "io.chronix.api.token"})
+@ControllerAdvice(basePackages = {"io.chronix.api.tenant", "io.chronix.api.namespace", "io.chronix.api.token", "io.chronix.api.lifecycle"})
 class StrictJsonBodies extends RequestBodyAdviceAdapter {
 
     /** Admin bodies are a few hundred bytes; this bounds what is buffered. */

@@ -31,7 +31,7 @@ import java.util.zip.CRC32C;
  * A failed write is rolled back to the record's first byte; a failed fsync poisons the catalog
  * (every later append fails) until the namespace is reopened, for the reason the WAL gives.
  *
- * <p>The live state (settings, segments, schema declarations) is rebuilt from the records in file
+ * <p>The live state (settings, segments, schema declarations, tombstones) is rebuilt from the records in file
  * order. There is no checkpoint rewrite yet: the file grows by one record per flush (and, later,
  * per compaction); a rewrite through {@code tmp/} + rename is the planned bound.
  *
@@ -52,6 +52,8 @@ public final class Catalog implements AutoCloseable {
     private final Map<String, ArchivedSegment> archived = new LinkedHashMap<>();
     private long nextSegmentId = 1;
     private long walFloor;
+    private final Map<Long, TombstoneEntry> tombstones = new LinkedHashMap<>();
+    private long nextTombstoneId = 1;
     private final CRC32C crc = new CRC32C();
 
     private Catalog(FileIO io, Path file) {
@@ -187,6 +189,13 @@ public final class Catalog implements AutoCloseable {
                     archived.remove(k);
                 }
             }
+            case CatalogFormat.TYPE_TOMBSTONES -> {
+                for (TombstoneEntry t : CatalogFormat.decodeTombstones(body)) {
+                    tombstones.put(t.id(), t);
+                    nextTombstoneId = Math.max(nextTombstoneId, t.id() + 1);
+                }
+            }
+            case CatalogFormat.TYPE_DROP_TOMBSTONES -> CatalogFormat.decodeDropTombstones(body).forEach(tombstones::remove);
             default -> throw new CatalogFormat.BadBody("unknown record type " + type);
         }
     }
@@ -291,6 +300,41 @@ public final class Catalog implements AutoCloseable {
             segments.put(e.file(), e);
             nextSegmentId = Math.max(nextSegmentId, e.id() + 1);
         }
+    }
+
+    /** Reserves {@code n} tombstone ids, increasing in issue order. */
+    public synchronized long reserveTombstoneIds(int n) {
+        long first = nextTombstoneId;
+        nextTombstoneId += n;
+        return first;
+    }
+
+    /**
+     * Records the tombstones of one delete, all or none, durably (fsynced) before returning — the
+     * only durable record a tombstone has.
+     */
+    public synchronized void addTombstones(List<TombstoneEntry> entries) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        append(CatalogFormat.TYPE_TOMBSTONES, CatalogFormat.encodeTombstones(entries));
+        for (TombstoneEntry t : entries) {
+            tombstones.put(t.id(), t);
+        }
+    }
+
+    /** Forgets collected tombstones, durably. */
+    public synchronized void dropTombstones(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        append(CatalogFormat.TYPE_DROP_TOMBSTONES, CatalogFormat.encodeDropTombstones(List.copyOf(ids)));
+        ids.forEach(tombstones::remove);
+    }
+
+    /** Live tombstones in issue order. */
+    public synchronized List<TombstoneEntry> tombstones() {
+        return List.copyOf(tombstones.values());
     }
 
     /** Records schema declarations, durably. */

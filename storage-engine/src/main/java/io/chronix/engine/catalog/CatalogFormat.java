@@ -55,6 +55,10 @@ public final class CatalogFormat {
     public static final byte TYPE_COLD_REMOVED = 13;
     /** Compaction: segments added and segments removed in one record (see {@link Replace}). */
     public static final byte TYPE_REPLACE_SEGMENTS = 6;
+    /** Tombstones issued by one delete ({@link TombstoneEntry}); deletes and retention own 7–9. */
+    public static final byte TYPE_TOMBSTONES = 7;
+    /** Tombstones collected because every segment they were issued against has left the catalog. */
+    public static final byte TYPE_DROP_TOMBSTONES = 8;
 
     static final byte KIND_TAG = 0;
     static final byte KIND_FIELD = 1;
@@ -182,6 +186,29 @@ public final class CatalogFormat {
             throw new BadBody("negative WAL floor " + f);
         }
         return f;
+    }
+
+    static byte[] encodeTombstones(List<TombstoneEntry> tombstones) {
+        Out o = new Out().u32(tombstones.size());
+        for (TombstoneEntry t : tombstones) {
+            o.i64(t.id()).str(t.measurement()).u32(t.tags().size());
+            t.tags().forEach((k, v) -> o.str(k).str(v));
+            o.i64(t.start()).i64(t.end());
+            long[] ids = t.segmentIds();
+            o.u32(ids.length);
+            for (long id : ids) {
+                o.i64(id);
+            }
+        }
+        return o.bytes();
+    }
+
+    static byte[] encodeDropTombstones(List<Long> ids) {
+        Out o = new Out().u32(ids.size());
+        for (long id : ids) {
+            o.i64(id);
+        }
+        return o.bytes();
     }
 
     static byte[] encodeRemove(List<String> files) {
@@ -337,6 +364,54 @@ public final class CatalogFormat {
         } catch (IllegalArgumentException e) {
             throw new BadBody(e.getMessage());
         }
+    }
+
+    static List<TombstoneEntry> decodeTombstones(ByteBuffer body) throws BadBody {
+        In in = new In(body);
+        int n = in.count(8 + 4 + 4 + 8 + 8 + 4);
+        List<TombstoneEntry> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long id = in.i64();
+            String measurement = in.str();
+            int tagCount = in.count(8);
+            java.util.TreeMap<String, String> tags = new java.util.TreeMap<>();
+            String previous = null;
+            for (int t = 0; t < tagCount; t++) {
+                String k = in.str();
+                if (previous != null && previous.compareTo(k) >= 0) {
+                    throw new BadBody("tombstone tags not strictly ascending at " + k);
+                }
+                previous = k;
+                tags.put(k, in.str());
+            }
+            long start = in.i64();
+            long end = in.i64();
+            int segments = in.count(8);
+            long[] ids = new long[segments];
+            for (int s = 0; s < segments; s++) {
+                ids[s] = in.i64();
+                if (s > 0 && ids[s] <= ids[s - 1]) {
+                    throw new BadBody("tombstone segment ids not strictly ascending at " + ids[s]);
+                }
+            }
+            if (start > end) {
+                throw new BadBody("tombstone start " + start + " after end " + end);
+            }
+            out.add(new TombstoneEntry(id, measurement, tags, start, end, ids));
+        }
+        in.end();
+        return out;
+    }
+
+    static List<Long> decodeDropTombstones(ByteBuffer body) throws BadBody {
+        In in = new In(body);
+        int n = in.count(8);
+        List<Long> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(in.i64());
+        }
+        in.end();
+        return out;
     }
 
     static List<String> decodeRemove(ByteBuffer body) throws BadBody {

@@ -11,4 +11,9 @@ public final class LastValues {
     public static void offer(LastValue lv, long ts, PointBatch batch, int point, int[] ordinals, int ordinalBase) {
         lv.offer(ts, batch, point, ordinals, ordinalBase);
     }
+
+    /** Evicts a series' entry (after a delete or retention took its points). */
+    public static void evict(LastValue lv) {
+        lv.evict();
+    }
 }

@@ -214,6 +214,11 @@ public final class RowMerger {
      * name; missing columns are NULL) within {@code [from, to]} whose series pass the predicates.
      */
     public void addArrow(VectorSchemaRoot root, long from, long to) {
+        addArrow(root, from, to, RowMask.NONE);
+    }
+
+    /** As {@link #addArrow(VectorSchemaRoot, long, long)}, leaving out the rows {@code mask} deletes. */
+    public void addArrow(VectorSchemaRoot root, long from, long to, RowMask mask) {
         int rows = root.getRowCount();
         FieldVector time = root.getVector(Column.TIME);
         if (time == null) {
@@ -239,6 +244,7 @@ public final class RowMerger {
         String[] previous = null;
         int previousSid = -1;
         boolean previousPasses = false;
+        long[] previousDeleted = null;
         for (int r = 0; r < rows; r++) {
             long t = time instanceof TimeStampVector tv ? tv.get(r) : ((BigIntVector) time).get(r);
             if (t < from || t > to || !rawPasses(tagVectors, predicateColumn, eqBytes, r)) {
@@ -253,8 +259,9 @@ public final class RowMerger {
                 previous = tuple;
                 previousPasses = passes(tuple);
                 previousSid = previousPasses ? seriesId(tuple) : -1;
+                previousDeleted = previousPasses ? mask.deletedRanges(tuple) : null;
             }
-            if (!previousPasses) {
+            if (!previousPasses || previousDeleted != null && RowMask.covered(previousDeleted, t)) {
                 continue;
             }
             int row = beginRow(previousSid, t);

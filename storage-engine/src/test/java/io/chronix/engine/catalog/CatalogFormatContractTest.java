@@ -32,12 +32,18 @@ class CatalogFormatContractTest {
                                 ColumnStats.orderedFloat(2.5))));
     }
 
+    static TombstoneEntry tombstone(long id) {
+        return new TombstoneEntry(id, "cpu", java.util.Map.of("host", "a", "dc", "eu-" + id), -5 - id, 7 + id, new long[] {3, 1});
+    }
+
     private Path write() {
         try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
             c.writeSettings(new CatalogFormat.Settings(3_600_000_000_000L));
             c.addSegments(List.of(entry(1, "cpu"), entry(2, "mem")));
             c.addDeclarations(List.of(new CatalogDeclaration("cpu", "host", null), new CatalogDeclaration("cpu", "v", FieldType.FLOAT)));
             c.addSegments(List.of(entry(3, "cpu")));
+            c.addTombstones(List.of(tombstone(c.reserveTombstoneIds(2)), tombstone(2)));
+            c.dropTombstones(List.of(1L));
             c.removeSegments(List.of(entry(2, "mem").file()));
             c.addSegments(List.of(entry(5, "cpu")));
             // a compaction of segment 3 whose output id (4) was reserved before segment 5 was flushed
@@ -56,7 +62,39 @@ class CatalogFormatContractTest {
             assertThat(c.declarations()).containsExactly(new CatalogDeclaration("cpu", "host", null),
                     new CatalogDeclaration("cpu", "v", FieldType.FLOAT));
             assertThat(c.reserveIds(1)).isEqualTo(6);
+            assertThat(c.tombstones()).containsExactly(tombstone(2));
+            assertThat(c.tombstones().getFirst().segmentIds()).containsExactly(1, 3);
+            assertThat(c.tombstones().getFirst().tags()).containsExactly(java.util.Map.entry("dc", "eu-2"), java.util.Map.entry("host", "a"));
+            assertThat(c.reserveTombstoneIds(1)).isEqualTo(3);
         }
+    }
+
+    @Test
+    void aTombstoneBodyWithUnorderedSegmentIdsIsATypedError() throws Exception {
+        Path f = write();
+        byte[] good = Files.readAllBytes(f);
+        // find the TOMBSTONES record and swap the order of its first tombstone's two segment ids
+        ByteBuffer b = ByteBuffer.wrap(good).order(ByteOrder.LITTLE_ENDIAN);
+        int pos = CatalogFormat.HEADER_SIZE;
+        while (good[pos + CatalogFormat.TYPE_OFFSET] != CatalogFormat.TYPE_TOMBSTONES) {
+            pos += CatalogFormat.FRAME_OVERHEAD + b.getInt(pos + CatalogFormat.LENGTH_OFFSET);
+        }
+        int length = b.getInt(pos + CatalogFormat.LENGTH_OFFSET);
+        byte[] bad = good.clone();
+        // the same record with the first tombstone's two segment ids (which end its encoding) swapped, CRC made valid
+        byte[] forged = CatalogFormat.encodeTombstones(List.of(tombstone(1), tombstone(2)));
+        ByteBuffer fb = ByteBuffer.wrap(forged).order(ByteOrder.LITTLE_ENDIAN);
+        int firstEnd = CatalogFormat.encodeTombstones(List.of(tombstone(1))).length;
+        fb.putLong(firstEnd - 16, 3).putLong(firstEnd - 8, 1);
+        assertThat(forged.length).isEqualTo(length);
+        System.arraycopy(forged, 0, bad, pos + CatalogFormat.FRAME_OVERHEAD, forged.length);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(bad, pos + CatalogFormat.LENGTH_OFFSET, CatalogFormat.FRAME_OVERHEAD - CatalogFormat.LENGTH_OFFSET + length);
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(pos + CatalogFormat.CRC_OFFSET, (int) crc.getValue());
+        Files.write(f, bad);
+        int at = pos;
+        assertThatThrownBy(() -> Catalog.open(NioFileIO.INSTANCE, dir)).isInstanceOf(CorruptFileException.class)
+                .hasMessageContaining("segment ids not strictly ascending").hasMessageContaining("offset=" + at);
     }
 
     @Test
