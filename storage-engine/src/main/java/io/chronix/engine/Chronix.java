@@ -1053,7 +1053,34 @@ public final class Chronix implements AutoCloseable {
      */
     public RetentionResult enforceRetention(Duration retention) {
         ensureOpen();
-        return lifecycle.enforceRetention(retention, rollupHold);
+        RetentionResult hot = lifecycle.enforceRetention(retention, rollupHold);
+        if (cold.all().isEmpty() || coldTier == null) {
+            return hot;
+        }
+        // the cold tier ages out by the same rule: reference = min(wall clock, newest point held, either tier)
+        long newest = Long.MIN_VALUE;
+        for (SegmentEntry e : metadata.all()) {
+            newest = Math.max(newest, e.maxTime());
+        }
+        for (ArchivedSegment a : cold.all()) {
+            newest = Math.max(newest, a.segment().maxTime());
+        }
+        for (FlushController c : router.shards()) {
+            if (!c.active().isEmpty()) {
+                newest = Math.max(newest, c.active().maxTime());
+            }
+        }
+        long reference = Math.min(nowNanos(), newest);
+        long cutoff = reference - retention.toNanos() > reference ? Long.MIN_VALUE : reference - retention.toNanos();
+        List<ArchivedSegment> gone = removeArchivedBefore(cutoff);
+        long rows = 0;
+        long bytes = 0;
+        for (ArchivedSegment a : gone) {
+            rows += a.segment().rowCount();
+            bytes += a.object().sizeBytes();
+        }
+        return new RetentionResult(hot.shardsDropped(), hot.segmentsDeleted() + gone.size(), hot.segmentsPreserved(),
+                hot.rowsDeleted() + rows, hot.bytesFreed() + bytes);
     }
 
     /** The oldest timestamp {@code retention} keeps now: {@code reference − retention}; {@link Long#MIN_VALUE} if nothing is held. */

@@ -315,4 +315,23 @@ class ArchivePassTest {
             assertThat(c.archivedSegments()).allMatch(a -> a.segment().maxTime() >= T0 + 10 * 60 * SECOND);
         }
     }
+
+    @Test
+    void ageRetentionReachesTheColdTierByTheSameReference() {
+        Path ns = dir.resolve("ns");
+        MemoryColdTier tier = new MemoryColdTier(7);
+        try (Chronix c = open(ns, tier)) {
+            c.write(batch()); // 20 minutes of points from T0, newest at T0 + 19.5 min
+            c.flush();
+            clock.now = clock.now.plus(Duration.ofDays(2));
+            c.archive(Duration.ofDays(1));
+            assertThat(c.segmentCount()).isZero();
+            // reference = min(wall clock, newest point held) = T0 + 19.5 min, not the clock two days on
+            io.chronix.engine.lifecycle.RetentionResult r = c.enforceRetention(Duration.ofMinutes(9));
+            assertThat(r.segmentsDeleted()).isPositive();
+            assertThat(c.archivedSegments()).isNotEmpty().allMatch(a -> a.segment().maxTime() >= T0 + 630 * SECOND);
+            assertThat(fx.rows(c, ScanRequest.all("cpu").withTimeRange(Long.MIN_VALUE, T0 + 599 * SECOND))).isEmpty();
+            assertThat(fx.rows(c, ScanRequest.all("cpu").withTimeRange(T0 + 600 * SECOND, Long.MAX_VALUE))).hasSize(20);
+        }
+    }
 }
