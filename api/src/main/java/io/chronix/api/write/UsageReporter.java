@@ -1,5 +1,7 @@
 package io.chronix.api.write;
 
+import io.chronix.api.archive.ColdTiers;
+import io.chronix.api.engine.EngineRegistry;
 import io.chronix.api.namespace.NamespaceLocations;
 import io.chronix.engine.storage.NamespaceId;
 import io.chronix.tenancy.usage.UsageService;
@@ -23,7 +25,9 @@ import java.util.stream.Stream;
  * Usage counters to PostgreSQL in the background, never on the write path: the write path adds
  * points here (a map update); every {@code chronix.usage.report-interval} (default 5 s), and once
  * more at shutdown, each namespace written since gets its points added and its series count and
- * stored bytes (the size of its engine directory) set.
+ * stored bytes set: hot (the size of its engine directory, the local cache of cold objects left
+ * out) plus cold (the archived objects its engine's catalog records), which is what
+ * {@code maxStoredBytes} limits.
  *
  * <p>Threading: thread-safe; reports run on Spring's scheduler, one at a time.
  */
@@ -42,9 +46,12 @@ class UsageReporter {
         volatile long series;
     }
 
-    UsageReporter(UsageService usage, NamespaceLocations locations) {
+    private final EngineRegistry engines;
+
+    UsageReporter(UsageService usage, NamespaceLocations locations, EngineRegistry engines) {
         this.usage = usage;
         this.locations = locations;
+        this.engines = engines;
         this.view = new TenantUsageView(usage, System::nanoTime, 5_000_000_000L);
     }
 
@@ -100,7 +107,8 @@ class UsageReporter {
                 if (points > 0) {
                     usage.addPointsWritten(id, points);
                 }
-                usage.report(id, p.series, directorySize(locations.directory(new NamespaceId(id))));
+                long cold = engines.coldBytesOfOpenEngines().getOrDefault(id, 0L); // written since the last report: open
+                usage.report(id, p.series, directorySize(locations.directory(new NamespaceId(id))) + cold);
             } catch (RuntimeException e) {
                 // keep the count for the next pass
                 Pending back = pending.computeIfAbsent(id, k -> new Pending());
@@ -118,8 +126,9 @@ class UsageReporter {
         if (!Files.isDirectory(dir)) {
             return 0;
         }
+        Path coldCache = dir.resolve(ColdTiers.CACHE_DIRECTORY); // copies of cold objects: counted as cold bytes instead
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.mapToLong(f -> {
+            return files.filter(f -> !f.startsWith(coldCache)).mapToLong(f -> {
                 try {
                     return Files.isRegularFile(f) ? Files.size(f) : 0;
                 } catch (NoSuchFileException e) {
