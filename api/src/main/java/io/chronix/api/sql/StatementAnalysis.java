@@ -248,16 +248,10 @@ public final class StatementAnalysis {
             String cls = c.path("class").asString("");
             String type = c.path("type").asString("");
             if (cls.equals("COMPARISON")) {
-                JsonNode left = c.path("left");
-                JsonNode right = c.path("right");
-                String op = type;
-                if (!isColumn(left) && isColumn(right)) {
-                    JsonNode t = left;
-                    left = right;
-                    right = t;
-                    op = flipped(op);
-                }
-                Optional<Column> col = column(left, qualifier, schema);
+                Comparison cmp = Comparison.of(c);
+                JsonNode right = cmp.value();
+                String op = cmp.op();
+                Optional<Column> col = column(cmp.column(), qualifier, schema);
                 if (col.isEmpty() || op == null) {
                     continue;
                 }
@@ -408,16 +402,10 @@ public final class StatementAnalysis {
         String cls = c.path("class").asString("");
         String type = c.path("type").asString("");
         if (cls.equals("COMPARISON")) {
-            JsonNode left = c.path("left");
-            JsonNode right = c.path("right");
-            String op = type;
-            if (!isColumn(left) && isColumn(right)) {
-                JsonNode t = left;
-                left = right;
-                right = t;
-                op = flipped(op);
-            }
-            Optional<Column> col = column(left, qualifier, schema);
+            Comparison cmp = Comparison.of(c);
+            JsonNode right = cmp.value();
+            String op = cmp.op();
+            Optional<Column> col = column(cmp.column(), qualifier, schema);
             if (col.isEmpty() || op == null) {
                 return false;
             }
@@ -457,6 +445,19 @@ public final class StatementAnalysis {
             }
         } else {
             out.add(e);
+        }
+    }
+
+    /**
+     * A comparison with the column (if either side is one) on the left: {@code 5 < time} reads as
+     * {@code time > 5}. {@code op} is null for an operator that has no flipped form.
+     */
+    private record Comparison(JsonNode column, String op, JsonNode value) {
+        static Comparison of(JsonNode c) {
+            JsonNode left = c.path("left");
+            JsonNode right = c.path("right");
+            String op = c.path("type").asString("");
+            return !isColumn(left) && isColumn(right) ? new Comparison(right, flipped(op), left) : new Comparison(left, op, right);
         }
     }
 
