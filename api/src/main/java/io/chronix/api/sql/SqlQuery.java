@@ -290,6 +290,10 @@ public final class SqlQuery implements AutoCloseable {
         if (cast == null) {
             return OptionalLong.empty();
         }
+        OptionalLong plain = PlainTimestamps.epochNanos(text, cast);
+        if (plain.isPresent()) {
+            return plain; // the usual literal: no round trip
+        }
         try (PreparedStatement ps = c.prepareStatement("SELECT epoch_ns(CAST(CAST(?::VARCHAR AS " + cast + ") AS TIMESTAMP_NS))")) {
             ps.setString(1, text);
             try (ResultSet rs = ps.executeQuery()) {
