@@ -117,14 +117,7 @@ public final class SqlQuery implements AutoCloseable {
         }
         SqlQuery q = null;
         try {
-            String serialized;
-            try (PreparedStatement ps = c.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)")) {
-                ps.setString(1, sql);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    serialized = rs.getString(1);
-                }
-            }
+            String serialized = sandbox.serialize(sql);
             Set<String> measurements = Set.copyOf(tables.measurements());
             StatementAnalysis.Result analysis = StatementAnalysis.analyse(sql, serialized, measurements, tables::schema,
                     (text, type) -> epochNanos(c, text, type));
