@@ -28,6 +28,10 @@ import java.util.Properties;
  * {@code time_bucket} on the timestamp floored to the microsecond, which is exact since calendar
  * boundaries are whole microseconds. Origins: {@code time_bucket} as DuckDB (2000-01-03 for fixed
  * widths, 2000-01-01 for calendar ones), {@code date_bin} the Unix epoch unless given.
+ *
+ * <p>{@link #serialize} parses tenant statements ({@code json_serialize_sql}) on a few pooled
+ * connections of the same instance, each with that statement prepared once; they register nothing,
+ * so sharing them between queries shares no table.
  */
 public final class SqlSandbox implements AutoCloseable {
 
