@@ -52,12 +52,14 @@ public class WalAppendBenchmark {
     private WalWriter wal;
     private ScheduledExecutorService scheduler;
     private ByteBuffer payload;
+    private WalMetrics metrics;
 
     @Setup(Level.Trial)
     public void open() throws IOException {
         Path base = Path.of(System.getProperty("chronix.bench.dir", System.getProperty("java.io.tmpdir")));
         dir = Files.createTempDirectory(base, "wal-bench");
-        wal = WalWriter.open(WalConfig.defaults(dir.resolve("wal")).withFsyncPolicy(policy), new WalMetrics());
+        metrics = new WalMetrics();
+        wal = WalWriter.open(WalConfig.defaults(dir.resolve("wal")).withFsyncPolicy(policy), metrics);
         if (policy == FsyncPolicy.PERIODIC) {
             scheduler = Executors.newSingleThreadScheduledExecutor();
             wal.startPeriodicSync(scheduler);
@@ -70,6 +72,10 @@ public class WalAppendBenchmark {
     @TearDown(Level.Trial)
     public void close() throws IOException {
         wal.close();
+        // how well writers shared fsyncs over the whole trial (warm-up included): the figure that
+        // separates "the grouping is poor" from "the device is slow"
+        System.out.printf("%nWAL %s %d B: %d records, %d fsyncs, %.1f records per fsync%n", policy, payloadBytes,
+                metrics.records(), metrics.syncs(), metrics.records() / (double) Math.max(1, metrics.syncs()));
         if (scheduler != null) {
             scheduler.shutdownNow();
         }

@@ -212,6 +212,15 @@ public final class WalReader {
 
         /** Reads the frame at {@code offset}; returns the next frame's offset (or sets damage). */
         private long readFrame(long offset) throws IOException {
+            if (zeroFrameAt(offset)) {
+                // no record has sequence 0, so an all-zero frame header is never a record: it is the
+                // preallocated tail, which must be zeros to the end of the file
+                long nonZero = firstNonZero(offset);
+                if (nonZero < 0) {
+                    return size;
+                }
+                return bad(offset, "zeroed frame header, but a non-zero byte at offset " + nonZero);
+            }
             if (size - offset < WalFormat.FRAME_OVERHEAD) {
                 return bad(offset, "partial frame header");
             }
@@ -286,6 +295,36 @@ public final class WalReader {
             } catch (RuntimeException e) {
                 return null;
             }
+        }
+
+        /** Whether the frame header at {@code offset} (or what is left of the file, if less) is all zeros. */
+        private boolean zeroFrameAt(long offset) throws IOException {
+            int n = (int) Math.min(WalFormat.FRAME_OVERHEAD, size - offset);
+            fill(offset, n);
+            int at = (int) (offset - windowStart);
+            for (int i = 0; i < n; i++) {
+                if (window.get(at + i) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The offset of the first non-zero byte at or after {@code from}, or -1; reads in window-sized pieces. */
+        private long firstNonZero(long from) throws IOException {
+            for (long at = from; at < size; ) {
+                int n = (int) Math.min(INITIAL_WINDOW, size - at);
+                fill(at, n);
+                byte[] a = window.array();
+                int base = (int) (at - windowStart);
+                for (int i = 0; i < n; i++) {
+                    if (a[base + i] != 0) {
+                        return at + i;
+                    }
+                }
+                at += n;
+            }
+            return -1;
         }
 
         private long corrupt(long offset, String reason) {
