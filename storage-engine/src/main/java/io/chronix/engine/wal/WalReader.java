@@ -20,7 +20,10 @@ import java.util.zip.CRC32C;
  *
  * <p>Classification, the heart of recovery:
  * <ul>
- *   <li>A bad frame (short, over-long, or failing its CRC) in the <em>last</em> file, with no intact
+ *   <li>An all-zero frame header at a record boundary with zeros to the end of the file is the
+ *       writer's preallocated tail: the file's records end there, and that is not damage.
+ *   <li>A bad frame (short, over-long, failing its CRC, or zeros followed by a non-zero byte) in
+ *       the <em>last</em> file, with no intact
  *       record anywhere after it, is a <b>torn tail</b>: what a crash mid-append leaves. Records
  *       before it are complete and returned; the tail is reported, and recovery cuts it off.
  *   <li>A bad frame in any earlier file, or one followed by an intact record, is <b>corruption</b>:

@@ -60,6 +60,11 @@ import java.util.zip.CRC32C;
  *   <li>Short writes are continued until the bytes are all written.
  * </ul>
  *
+ * <h2>Preallocation</h2>
+ * The active file is kept extended past the records by written zeros ({@link
+ * WalConfig#preallocation()} at a time), so most fsyncs write data only and commit no size change;
+ * rotation and a clean close trim the zeros, recovery trims a crash's. See {@code docs/format/wal.md}.
+ *
  * <h2>Rotation</h2>
  * Before a call whose records would take the active file past {@link WalConfig#maxFileSize()}, the
  * active file is fsynced (so only the last file of a log can ever have a torn tail), then a new file
