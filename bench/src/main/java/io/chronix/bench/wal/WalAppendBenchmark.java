@@ -74,8 +74,14 @@ public class WalAppendBenchmark {
         wal.close();
         // how well writers shared fsyncs over the whole trial (warm-up included): the figure that
         // separates "the grouping is poor" from "the device is slow"
-        System.out.printf("%nWAL %s %d B: %d records, %d fsyncs, %.1f records per fsync%n", policy, payloadBytes,
-                metrics.records(), metrics.syncs(), metrics.records() / (double) Math.max(1, metrics.syncs()));
+        String device;
+        try {
+            device = String.format("%.0f µs per group fsync", metrics.groupSyncNanos() / 1e3 / Math.max(1, metrics.groupSyncs()));
+        } catch (NoSuchMethodError olderEngine) {
+            device = "group fsync time not counted by this engine";
+        }
+        System.out.printf("%nWAL %s %d B: %d records, %d fsyncs, %.1f records per fsync, %s%n", policy, payloadBytes,
+                metrics.records(), metrics.syncs(), metrics.records() / (double) Math.max(1, metrics.syncs()), device);
         if (scheduler != null) {
             scheduler.shutdownNow();
         }

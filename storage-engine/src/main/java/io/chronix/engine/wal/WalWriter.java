@@ -539,8 +539,9 @@ public final class WalWriter implements AutoCloseable {
             // outside the write lock: appends continue and gather behind the next leader
             long began = System.nanoTime();
             file.file.sync();
-            lastSyncNanos = System.nanoTime() - began;
-            metrics.synced();
+            long took = System.nanoTime() - began;
+            lastSyncNanos = took;
+            metrics.groupSynced(took);
         } catch (IOException e) {
             if (!file.syncedAndClosed) {
                 throw poison(e);
