@@ -77,6 +77,8 @@ public final class WalWriter implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(WalWriter.class.getName());
     private static final int MAX_ZERO_WRITES = 16;
+    /** Pacing waits for writers that are about to append, which takes microseconds, not a stalled device's seconds. */
+    private static final long MAX_PACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final WalConfig config;
     private final FileIO io;
@@ -455,11 +457,12 @@ public final class WalWriter implements AutoCloseable {
      * turns, each half the size: those released by one fsync append while the next (already
      * started) fsync runs, and so wait for the one after it. Waits until as many callers have queued
      * since the hand-off as the last group released, or half the last fsync's duration, whichever
-     * comes first: so it never costs more than half an fsync of latency, and nothing when the
-     * writers are few (the count is reached at once) or gone (the bound).
+     * comes first, and never more than {@link #MAX_PACING_NANOS}: so it costs at most half an fsync
+     * of latency, and nothing when the writers are few (the count is reached at once) or gone (the
+     * bound). The cap keeps one stalled fsync from making the next group wait as long.
      */
     private void pace(Waiter me) {
-        long bound = lastSyncNanos / 2;
+        long bound = Math.min(lastSyncNanos / 2, MAX_PACING_NANOS);
         if (bound <= 0 || arrivals >= released) {
             return;
         }
