@@ -30,7 +30,8 @@ public final class FloatEncoder {
     private final Policy policy;
     private final BlockBuffer candidate = new BlockBuffer(4096);
     private final BlockBuffer best = new BlockBuffer(4096);
-    private final AlpRd.Encoder alpRd;
+    /** Created on first use: its tables (320 KB) are not needed while ALP takes every block. */
+    private AlpRd.Encoder alpRd;
     private long[] ints = new long[1024];
     private long[] positions = new long[1024];
     private long[] scratch = new long[1024];
@@ -38,7 +39,6 @@ public final class FloatEncoder {
 
     public FloatEncoder(Policy policy) {
         this.policy = policy;
-        this.alpRd = policy == Policy.AUTO || policy == Policy.ALP_RD ? new AlpRd.Encoder() : null;
     }
 
     /**
@@ -51,7 +51,7 @@ public final class FloatEncoder {
             return Encodings.GORILLA;
         }
         if (policy == Policy.ALP_RD) {
-            alpRd.encode(values, from, count, out);
+            alpRd().encode(values, from, count, out);
             return Encodings.ALP_RD;
         }
         if (ints.length < count) {
@@ -68,9 +68,9 @@ public final class FloatEncoder {
             }
             bestEncoding = Encodings.ALP;
         }
-        if (alpRd != null) {
+        if (policy == Policy.AUTO) {
             candidate.reset();
-            alpRd.encode(values, from, count, candidate);
+            alpRd().encode(values, from, count, candidate);
             bestEncoding = keepSmaller(bestEncoding, Encodings.ALP_RD);
         }
         // Gorilla goes straight into out: it is the last candidate, and wins ties
@@ -82,6 +82,13 @@ public final class FloatEncoder {
             return bestEncoding;
         }
         return Encodings.GORILLA;
+    }
+
+    private AlpRd.Encoder alpRd() {
+        if (alpRd == null) {
+            alpRd = new AlpRd.Encoder();
+        }
+        return alpRd;
     }
 
     /** Keeps {@code candidate} as the best so far if it is smaller (or the first); returns the best's encoding. */
