@@ -548,12 +548,19 @@ public final class Chronix implements AutoCloseable {
     /** Measurement names, sorted. */
     public List<String> measurements() {
         ensureOpen();
+        rollups.currentShapes(); // a rollup target is a measurement from its definition on
         return schema.measurements();
     }
 
     /** A measurement's columns in canonical order: {@code time}, tags by name, fields by name. */
     public Optional<MeasurementSchema> schema(String measurement) {
         ensureOpen();
+        rollups.currentShape(measurement);
+        return schema.schema(measurement);
+    }
+
+    /** The schema as registered, no rollup shape brought up to date (what rollups themselves read). */
+    Optional<MeasurementSchema> registeredSchema(String measurement) {
         return schema.schema(measurement);
     }
 

@@ -25,7 +25,7 @@ final class ChronixRollupHost implements RollupHost {
 
     @Override
     public Optional<MeasurementSchema> schema(String measurement) {
-        return engine.schema(measurement);
+        return engine.registeredSchema(measurement);
     }
 
     @Override

@@ -80,7 +80,7 @@ final class RollupModel {
             }
         }
         List<String> out = new ArrayList<>();
-        MeasurementSchema target = engine.schema(c.target()).orElseThrow();
+        MeasurementSchema target = engine.schema(c.target()).orElseThrow(); // declared with its source
         groups.forEach((series, buckets) -> buckets.forEach((start, fields) -> {
             StringBuilder sb = new StringBuilder("time=" + start + "|" + series);
             for (Column col : target.fields()) {

@@ -230,6 +230,7 @@ public final class Rollups {
             int repairs = 0;
             String failure = null;
             try {
+                declareTarget(info.config());
                 repairs = repair(info.config(), counters);
                 advance(info.config(), counters);
             } catch (RuntimeException e) {
@@ -375,12 +376,37 @@ public final class Rollups {
 
     /** The view of a rollup target ({@link RollupView#scan}), or {@code null} if {@code request}'s measurement is none. */
     public ScanResult scanView(ScanRequest request, BufferAllocator allocator, boolean ordered) {
-        return registry.isEmpty() ? null : view.scan(request, allocator, ordered);
+        if (registry.isEmpty()) {
+            return null;
+        }
+        currentShape(request.measurement());
+        return view.scan(request, allocator, ordered);
+    }
+
+    /**
+     * Brings a rollup target's declared shape up to its source's fields (a field the source gained
+     * shows in the target before its first bucket is stored); nothing for another measurement.
+     */
+    public void currentShape(String measurement) {
+        if (!registry.isEmpty()) {
+            registry.forTarget(measurement).ifPresent(r -> declareTarget(r.config()));
+        }
+    }
+
+    /** {@link #currentShape} of every rollup target. */
+    public void currentShapes() {
+        if (!registry.isEmpty()) {
+            registry.list().forEach(r -> declareTarget(r.config()));
+        }
     }
 
     /** The newest row per series of a rollup target's view ({@link RollupView#latest}), or {@code null} if it is none. */
     public ScanResult scanLatestView(ScanRequest request, BufferAllocator allocator) {
-        return registry.isEmpty() ? null : view.latest(request, allocator);
+        if (registry.isEmpty()) {
+            return null;
+        }
+        currentShape(request.measurement());
+        return view.latest(request, allocator);
     }
 
     /** The target columns a source of this schema gives (for callers showing a target's shape). */
