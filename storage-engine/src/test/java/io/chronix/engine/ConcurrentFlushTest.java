@@ -55,7 +55,10 @@ class ConcurrentFlushTest {
                 threads.add(Thread.ofPlatform().start(() -> {
                     try {
                         start.await();
-                        for (int b = 0; b < batchesPerWriter; b++) {
+                        // the background flush runs on a shared scheduler; on a loaded machine the writers
+                        // can finish before it gets a core, so they go on (bounded) until one has
+                        // sealed a segment beside them: otherwise nothing concurrent was tested
+                        for (int b = 0; b < batchesPerWriter || (c.segmentCount() < 2 && b < batchesPerWriter * 20); b++) {
                             PointBatch.Builder builder = PointBatch.builder();
                             for (int i = 0; i < pointsPerBatch; i++) {
                                 long ts = T0 + (long) (b * pointsPerBatch + i) * 1_000_000L;
@@ -93,10 +96,11 @@ class ConcurrentFlushTest {
             assertThat(failures).isEmpty();
             assertThat(scans.get()).as("the reader ran").isPositive();
             assertThat(c.segmentCount()).as("background flushes happened").isGreaterThan(1);
-            assertThat(checkNoDuplicates(c)).isEqualTo((long) writers * batchesPerWriter * pointsPerBatch);
+            assertThat(acknowledged.get()).isGreaterThanOrEqualTo((long) writers * batchesPerWriter * pointsPerBatch);
+            assertThat(checkNoDuplicates(c)).isEqualTo(acknowledged.get());
         }
         try (Chronix c = fx.open(dir, config)) {
-            assertThat(checkNoDuplicates(c)).isEqualTo((long) writers * batchesPerWriter * pointsPerBatch);
+            assertThat(checkNoDuplicates(c)).isEqualTo(acknowledged.get());
         }
     }
 

@@ -1,6 +1,7 @@
 package io.chronix.bench.segment;
 
 import io.chronix.engine.segment.encoding.Alp;
+import io.chronix.engine.segment.encoding.AlpRd;
 import io.chronix.engine.segment.encoding.BlockBuffer;
 import io.chronix.engine.segment.encoding.DeltaOfDelta;
 import io.chronix.engine.segment.encoding.DeltaZigzag;
@@ -46,6 +47,10 @@ public class SegmentDecodeBenchmark {
     private int gorillaLen;
     private byte[] alp;
     private int alpLen;
+    private byte[] alpFull;
+    private int alpFullLen;
+    private byte[] alpRd;
+    private int alpRdLen;
     private byte[] ints;
     private int intsLen;
     private final long[] longs = new long[BLOCK];
@@ -73,11 +78,22 @@ public class SegmentDecodeBenchmark {
         alp = copy(out);
         alpLen = out.size();
         out.reset();
+        if (new FloatEncoder(FloatEncoder.Policy.ALP).encode(f.floats[0], 0, BLOCK, out) != Encodings.ALP) {
+            throw new IllegalStateException("ALP refused the full-precision floats");
+        }
+        alpFull = copy(out);
+        alpFullLen = out.size();
+        out.reset();
+        new FloatEncoder(FloatEncoder.Policy.ALP_RD).encode(f.floats[0], 0, BLOCK, out);
+        alpRd = copy(out);
+        alpRdLen = out.size();
+        out.reset();
         DeltaZigzag.encode(i.integers[0], 0, BLOCK, out, new long[BLOCK], new int[65]);
         ints = copy(out);
         intsLen = out.size();
-        System.out.printf("%nblock bytes/value: time %.4f, gorilla(float) %.4f, alp(integer-valued float) %.4f, delta-zigzag(integer) %.4f%n",
-                timeLen / (double) BLOCK, gorillaLen / (double) BLOCK, alpLen / (double) BLOCK, intsLen / (double) BLOCK);
+        System.out.printf("%nblock bytes/value: time %.4f, gorilla(float) %.4f, alp(integer-valued float) %.4f, alp(float) %.4f, "
+                        + "alp-rd(float) %.4f, delta-zigzag(integer) %.4f%n", timeLen / (double) BLOCK, gorillaLen / (double) BLOCK,
+                alpLen / (double) BLOCK, alpFullLen / (double) BLOCK, alpRdLen / (double) BLOCK, intsLen / (double) BLOCK);
     }
 
     private static byte[] copy(BlockBuffer out) {
@@ -102,6 +118,22 @@ public class SegmentDecodeBenchmark {
     @OperationsPerInvocation(BLOCK)
     public double floatsAlp() {
         Alp.decode(alp, 0, alpLen, doubles, BLOCK, scratch);
+        return doubles[BLOCK - 1];
+    }
+
+    /** ALP on the full-precision float variant (exponents 14–16, 17-digit integers). */
+    @Benchmark
+    @OperationsPerInvocation(BLOCK)
+    public double floatsAlpFullPrecision() {
+        Alp.decode(alpFull, 0, alpFullLen, doubles, BLOCK, scratch);
+        return doubles[BLOCK - 1];
+    }
+
+    /** ALP-RD on the full-precision float variant. */
+    @Benchmark
+    @OperationsPerInvocation(BLOCK)
+    public double floatsAlpRd() {
+        AlpRd.decode(alpRd, 0, alpRdLen, doubles, BLOCK, scratch);
         return doubles[BLOCK - 1];
     }
 

@@ -8,6 +8,8 @@ import io.chronix.engine.segment.SegmentFormat;
 import io.chronix.engine.segment.SegmentMeta;
 import io.chronix.engine.segment.SegmentWriter;
 import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.segment.encoding.Encodings;
+import io.chronix.engine.segment.encoding.FloatEncoder;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,15 +39,18 @@ public final class SegmentSizeReport {
         for (String variant : List.of("integer", "float", "integer-as-float")) {
             TsbsSegmentData d = TsbsSegmentData.generate(hosts, Duration.ofHours(hours), 123, !variant.equals("float"));
             SegmentColumns cols = variant.equals("integer-as-float") ? asFloats(d) : d.columns();
-            for (String codec : List.of("none", "lz4", "zstd", "zstd+dict", "none/gorilla-only")) {
+            for (String codec : List.of("none", "lz4", "zstd", "zstd+dict", "none/gorilla-only", "none/alp-or-gorilla (v1)",
+                    "none/alp-rd-only")) {
                 SegmentWriterConfig c = SegmentWriterConfig.defaults();
                 c = switch (codec) {
                     case "none" -> c.withCompression(SegmentFormat.COMPRESSION_NONE);
                     case "lz4" -> c;
                     case "zstd" -> c.withZstd(3, false);
                     case "zstd+dict" -> c.withZstd(3, true);
-                    default -> c.withCompression(SegmentFormat.COMPRESSION_NONE)
-                            .withFloatPolicy(io.chronix.engine.segment.encoding.FloatEncoder.Policy.GORILLA);
+                    case "none/gorilla-only" -> c.withCompression(SegmentFormat.COMPRESSION_NONE).withFloatPolicy(FloatEncoder.Policy.GORILLA);
+                    case "none/alp-or-gorilla (v1)" -> c.withCompression(SegmentFormat.COMPRESSION_NONE)
+                            .withFloatPolicy(FloatEncoder.Policy.ALP_OR_GORILLA);
+                    default -> c.withCompression(SegmentFormat.COMPRESSION_NONE).withFloatPolicy(FloatEncoder.Policy.ALP_RD);
                 };
                 SegmentFile file = SegmentFile.of(0, 1, ++counter);
                 SegmentMeta m = SegmentWriter.write(NioFileIO.INSTANCE, dir.resolve("tmp"), dir.resolve("segments"), file, cols, c, 0).meta();
@@ -53,6 +58,7 @@ public final class SegmentSizeReport {
                 long timeBytes = 0;
                 long tagBytes = 0;
                 int alp = 0;
+                int alpRd = 0;
                 int gorilla = 0;
                 for (SegmentMeta.RowGroup g : m.rowGroups()) {
                     for (int k = 0; k < m.columns().size(); k++) {
@@ -63,10 +69,12 @@ public final class SegmentSizeReport {
                             case TAG -> tagBytes += bytes;
                             case FIELD -> {
                                 fieldBytes += bytes;
-                                if (b.encoding() == io.chronix.engine.segment.encoding.Encodings.ALP) {
-                                    alp++;
-                                } else if (b.encoding() == io.chronix.engine.segment.encoding.Encodings.GORILLA) {
-                                    gorilla++;
+                                switch (b.encoding()) {
+                                    case Encodings.ALP -> alp++;
+                                    case Encodings.ALP_RD -> alpRd++;
+                                    case Encodings.GORILLA -> gorilla++;
+                                    default -> {
+                                    }
                                 }
                             }
                         }
@@ -75,7 +83,7 @@ public final class SegmentSizeReport {
                 long values = d.fieldValues();
                 System.out.printf("%s\t%s\t%.4f\t%.4f\t%.4f\t%.4f\t%s%n", variant, codec, (double) m.fileSize() / values,
                         (double) fieldBytes / values, (double) timeBytes / d.rows, (double) tagBytes / d.rows,
-                        alp + gorilla == 0 ? "-" : "alp " + alp + ", gorilla " + gorilla);
+                        alp + alpRd + gorilla == 0 ? "-" : "alp " + alp + ", alp-rd " + alpRd + ", gorilla " + gorilla);
                 Files.delete(file.resolve(dir.resolve("segments")));
                 Files.deleteIfExists(file.resolveSidecar(dir.resolve("segments")));
             }

@@ -52,12 +52,14 @@ public class WalAppendBenchmark {
     private WalWriter wal;
     private ScheduledExecutorService scheduler;
     private ByteBuffer payload;
+    private WalMetrics metrics;
 
     @Setup(Level.Trial)
     public void open() throws IOException {
         Path base = Path.of(System.getProperty("chronix.bench.dir", System.getProperty("java.io.tmpdir")));
         dir = Files.createTempDirectory(base, "wal-bench");
-        wal = WalWriter.open(WalConfig.defaults(dir.resolve("wal")).withFsyncPolicy(policy), new WalMetrics());
+        metrics = new WalMetrics();
+        wal = WalWriter.open(WalConfig.defaults(dir.resolve("wal")).withFsyncPolicy(policy), metrics);
         if (policy == FsyncPolicy.PERIODIC) {
             scheduler = Executors.newSingleThreadScheduledExecutor();
             wal.startPeriodicSync(scheduler);
@@ -70,6 +72,16 @@ public class WalAppendBenchmark {
     @TearDown(Level.Trial)
     public void close() throws IOException {
         wal.close();
+        // how well writers shared fsyncs over the whole trial (warm-up included): the figure that
+        // separates "the grouping is poor" from "the device is slow"
+        String device;
+        try {
+            device = String.format("%.0f µs per group fsync", metrics.groupSyncNanos() / 1e3 / Math.max(1, metrics.groupSyncs()));
+        } catch (NoSuchMethodError olderEngine) {
+            device = "group fsync time not counted by this engine";
+        }
+        System.out.printf("%nWAL %s %d B: %d records, %d fsyncs, %.1f records per fsync, %s%n", policy, payloadBytes,
+                metrics.records(), metrics.syncs(), metrics.records() / (double) Math.max(1, metrics.syncs()), device);
         if (scheduler != null) {
             scheduler.shutdownNow();
         }

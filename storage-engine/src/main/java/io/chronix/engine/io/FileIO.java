@@ -76,6 +76,18 @@ public interface FileIO {
             throw new UnsupportedOperationException("positional writes not supported [path=" + path() + "]");
         }
 
+        /**
+         * Extends the file to {@code size} bytes with zeros that are really written (allocated
+         * blocks, not a hole), without moving the write position; does nothing if the file is
+         * already that long. A later overwrite of those bytes then changes no file size or block
+         * allocation, so its fdatasync has no metadata to commit. May fail part-way (a full disk),
+         * leaving some of the zeros. Returns false if this implementation cannot preallocate; the
+         * caller then just appends.
+         */
+        default boolean preallocate(long size) throws IOException {
+            return false;
+        }
+
         /** Forces written bytes (not metadata beyond what reading them back needs) to the device. */
         void sync() throws IOException;
 

@@ -108,6 +108,19 @@ public final class NioFileIO implements FileIO {
 
     private record NioWritableFile(Path path, FileChannel channel) implements WritableFile {
 
+        /** Zeros for {@link #preallocate}: written, so the blocks are allocated (fallocate would leave unwritten extents to convert at the first overwrite). */
+        private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024).asReadOnlyBuffer();
+
+        @Override
+        public boolean preallocate(long size) throws IOException {
+            long at = channel.size();
+            while (at < size) {
+                ByteBuffer zeros = ZEROS.duplicate().limit((int) Math.min(ZEROS.capacity(), size - at));
+                at += channel.write(zeros, at);
+            }
+            return true;
+        }
+
         @Override
         public int write(ByteBuffer src) throws IOException {
             return channel.write(src);

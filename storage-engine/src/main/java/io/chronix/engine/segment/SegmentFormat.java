@@ -19,14 +19,20 @@ import java.nio.charset.StandardCharsets;
  * {@code metadata_offset} and {@code row_group_count} (so a flipped offset cannot point the reader
  * at plausible garbage that the structure checks might miss). Each
  * block's {@code block_crc} covers its stored payload (not the bitmap), checked on every read. The
- * version is compared for equality.
+ * reader accepts versions {@link #MIN_READ_VERSION}..{@link #VERSION} (each adds encodings, no
+ * other byte changed) and refuses any other with a typed error.
  */
 public final class SegmentFormat {
 
     public static final String FILE_SUFFIX = ".csx";
     public static final String TMP_SUFFIX = ".csx.tmp";
     public static final byte[] MAGIC = "CXSG".getBytes(StandardCharsets.US_ASCII);
-    public static final int VERSION = 1;
+    /** The version the writer writes. */
+    public static final int VERSION = 2;
+    /** The oldest version the reader reads: version 1 is version 2 without {@code alp-rd} blocks. */
+    public static final int MIN_READ_VERSION = 1;
+    /** The first version whose float blocks may be {@code alp-rd} ({@code Encodings.ALP_RD}). */
+    public static final int VERSION_ALP_RD = 2;
 
     // header
     public static final int MAGIC_OFFSET = 0;

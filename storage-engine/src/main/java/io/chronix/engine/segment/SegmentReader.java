@@ -13,6 +13,7 @@ import io.chronix.engine.segment.encoding.Dictionary;
 import io.chronix.engine.segment.encoding.EncodingException;
 import io.chronix.engine.segment.encoding.Encodings;
 import io.chronix.engine.segment.encoding.Alp;
+import io.chronix.engine.segment.encoding.AlpRd;
 import io.chronix.engine.segment.encoding.Gorilla;
 import io.chronix.engine.segment.encoding.BooleanBits;
 import org.apache.arrow.memory.ArrowBuf;
@@ -189,7 +190,7 @@ public final class SegmentReader implements AutoCloseable {
             throw new CorruptFileException(path, SegmentFormat.MAGIC_OFFSET, "bad header magic (not a segment)");
         }
         int version = Short.toUnsignedInt(header.getShort(SegmentFormat.VERSION_OFFSET));
-        if (version != SegmentFormat.VERSION) {
+        if (version < SegmentFormat.MIN_READ_VERSION || version > SegmentFormat.VERSION) {
             throw new UnsupportedFormatVersionException(path, "segment file", version, SegmentFormat.VERSION);
         }
         int flags = Short.toUnsignedInt(header.getShort(SegmentFormat.FLAGS_OFFSET));
@@ -414,6 +415,66 @@ public final class SegmentReader implements AutoCloseable {
             if (!ok) {
                 vectors.forEach(FieldVector::close);
             }
+        }
+    }
+
+    /**
+     * Decodes the projected columns ({@code null} = all) of row group {@code rowGroup} but keeps
+     * only the rows of {@code ranges} — {@code [start0, count0, start1, count1, …]}, row numbers
+     * within the row group, ascending and not overlapping — in that order, as one batch. Rows are
+     * stored series by series, so the series table turns "these series" into a few such stretches:
+     * a one-host query then materialises its few hundred rows instead of the whole row group
+     * (every tag string and field value of it). Each block is still decoded whole (the encodings
+     * cannot start mid-block), but only once: its image goes to the block cache, and a hit copies
+     * just the stretches. The caller owns and closes the result.
+     *
+     * @throws IllegalArgumentException for ranges outside the row group, unordered or overlapping
+     */
+    public VectorSchemaRoot readRowGroupRows(BufferAllocator allocator, int rowGroup, List<String> projection, int[] ranges) {
+        checkOpen();
+        SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
+        int rows = BlockImages.checkRanges(ranges, g.rowCount());
+        List<Integer> cols = project(projection);
+        List<FieldVector> vectors = new ArrayList<>(cols.size());
+        Decoder d = acquire();
+        boolean ok = false;
+        try {
+            for (int c : cols) {
+                SegmentMeta.Column column = meta.columns().get(c);
+                FieldVector v = SegmentArrow.field(column).createVector(allocator);
+                vectors.add(v);
+                BlockImages.fillRanges(v, image(d, allocator, rowGroup, c, column, g.blocks().get(c)), ranges, rows);
+            }
+            VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+            root.setRowCount(rows);
+            ok = true;
+            return root;
+        } finally {
+            release(d);
+            if (!ok) {
+                vectors.forEach(FieldVector::close);
+            }
+        }
+    }
+
+    /** The decoded image of one block: from the block cache, or decoded (and then cached). */
+    private DecodedBlock image(Decoder d, BufferAllocator allocator, int rowGroup, int columnIndex, SegmentMeta.Column column,
+            SegmentMeta.Block b) {
+        BlockCache cache = blockCache;
+        BlockCache.Key key = cache == null ? null : new BlockCache.Key(cacheName, rowGroup, columnIndex);
+        if (cache != null) {
+            DecodedBlock hit = cache.get(key);
+            if (hit != null && hit.valueCount() == b.valueCount()) {
+                return hit;
+            }
+        }
+        try (FieldVector whole = SegmentArrow.field(column).createVector(allocator)) {
+            d.load(column, b, whole);
+            DecodedBlock image = BlockImages.of(whole);
+            if (cache != null) {
+                cache.put(key, image);
+            }
+            return image;
         }
     }
 
@@ -691,6 +752,11 @@ public final class SegmentReader implements AutoCloseable {
                     growLongs(n);
                     endCheck(Alp.decode(payload, 0, payloadLength, doubles, n, longs), b);
                 }
+                case Encodings.ALP_RD -> {
+                    growDoubles(n);
+                    growLongs(n);
+                    endCheck(AlpRd.decode(payload, 0, payloadLength, doubles, n, longs), b);
+                }
                 case Encodings.DICTIONARY -> endCheck(dict.decode(payload, 0, payloadLength, n), b);
                 case Encodings.BITS -> {
                     if (payloadLength != BooleanBits.bytesFor(n)) {
@@ -712,7 +778,7 @@ public final class SegmentReader implements AutoCloseable {
                     setValidity(fv.getValidityBuffer(), n);
                     fv.setValueCount(n);
                 }
-                case Encodings.GORILLA, Encodings.ALP -> {
+                case Encodings.GORILLA, Encodings.ALP, Encodings.ALP_RD -> {
                     BaseFixedWidthVector fv = (BaseFixedWidthVector) v;
                     fv.allocateNew(n);
                     fv.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(doubles, 0, n);
@@ -780,6 +846,8 @@ public final class SegmentReader implements AutoCloseable {
         private final ByteBuffer b;
         private final long base;
         byte[] dictionary = new byte[0];
+        /** The header's format version: which encodings a block may use. */
+        private int version;
 
         MetadataParser(Path path, byte[] metadata, long base) {
             this.path = path;
@@ -832,6 +900,7 @@ public final class SegmentReader implements AutoCloseable {
         }
 
         SegmentMeta parse(SegmentMeta.Header h, int footerRowGroups, long fileSize, int crc) {
+            version = h.version();
             String measurement = name("measurement");
             if (measurement.isEmpty()) {
                 throw corrupt("empty measurement name");
@@ -1009,7 +1078,7 @@ public final class SegmentReader implements AutoCloseable {
             } else if (compression == SegmentFormat.COMPRESSION_NONE ? uncompressed != stored
                     : uncompressed > SegmentFormat.MAX_UNCOMPRESSED_SIZE) {
                 why = "bad uncompressed length " + uncompressed;
-            } else if (!encodingFits(column, encoding)) {
+            } else if (!encodingFits(column, encoding, version)) {
                 why = "encoding " + Encodings.name(encoding) + " does not fit column " + column.name();
             } else if (column.role() == SegmentMeta.Role.TIME && nullCount != 0) {
                 why = "time column with nulls";
@@ -1021,12 +1090,13 @@ public final class SegmentReader implements AutoCloseable {
                     valueCount, nullCount, encoding, compression, crc);
         }
 
-        private static boolean encodingFits(SegmentMeta.Column c, int encoding) {
+        private static boolean encodingFits(SegmentMeta.Column c, int encoding, int version) {
             return switch (c.role()) {
                 case TIME -> encoding == Encodings.DELTA_OF_DELTA;
                 case TAG -> encoding == Encodings.DICTIONARY;
                 case FIELD -> switch (c.type()) {
-                    case FLOAT -> encoding == Encodings.GORILLA || encoding == Encodings.ALP;
+                    case FLOAT -> encoding == Encodings.GORILLA || encoding == Encodings.ALP
+                            || (encoding == Encodings.ALP_RD && version >= SegmentFormat.VERSION_ALP_RD);
                     case INTEGER, UNSIGNED -> encoding == Encodings.DELTA_ZIGZAG;
                     case BOOLEAN -> encoding == Encodings.BITS;
                     case STRING -> encoding == Encodings.DICTIONARY;

@@ -25,7 +25,7 @@
  * w.meta();                                                    // header, column stats, row groups, series, file size, CRC
  * w.series();                                                  // SeriesIndex: the series keys (also written as the .series sidecar)
  *
- * // 3. read: open verifies magic, version (equality), footer, whole-file CRC-32C (once per process per
+ * // 3. read: open verifies magic, version (1 or 2), footer, whole-file CRC-32C (once per process per
  * //    length/mtime/inode of a settled file) and all metadata bounds; every block read checks its CRC
  * try (SegmentReader r = SegmentReader.open(io, file.resolve(segmentsDir))) {
  *     r.header(); r.columns(); r.rowGroups(); r.series(); r.meta();

@@ -16,6 +16,10 @@ import java.nio.charset.StandardCharsets;
  * after the sequence its first record gets. Only the last file of a log may end in a partial record
  * (a torn tail); anything else that fails to read is corruption.
  *
+ * <p>A file being appended to may end in preallocated zeros ({@code header record* zero*}): an
+ * all-zero frame header at a record boundary, with zeros to the end of the file, is the end of the
+ * records (no record has sequence 0); followed by any non-zero byte it is a bad frame.
+ *
  * <p>Our one addition to the seed's bytes: bit 7 of {@code record_type} marks a payload stored
  * LZ4-compressed ({@code [uncompressed length u32 LE][LZ4 block]}), for logs opened with compression.
  * Without compression every byte is as the seed states.

@@ -69,8 +69,26 @@ public final class WalLoader {
         if (damage != null) {
             cutTornTail(io, dir, damage, metrics);
             files = WalReader.walFiles(io, dir);
+        } else if (!scan.files().isEmpty()) {
+            trimZeroTail(io, scan.files().getLast());
         }
         return new Recovered(files, scan.lastSequence(), scan);
+    }
+
+    /**
+     * Cuts the preallocated zeros after the last record of the file the writer will append to, so
+     * that it appends at the file's end and preallocates afresh. Nothing is lost, so nothing is
+     * reported.
+     */
+    private static void trimZeroTail(FileIO io, WalReader.FileSummary last) {
+        if (last.validLength() >= last.size()) {
+            return;
+        }
+        try {
+            io.truncate(last.file(), last.validLength());
+        } catch (IOException e) {
+            throw new WalIoException("trim preallocated tail", last.file(), last.validLength(), e);
+        }
     }
 
     /** Cuts the last file back to its last intact record, or removes it if even its header is torn. */

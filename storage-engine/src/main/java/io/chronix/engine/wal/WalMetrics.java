@@ -16,6 +16,8 @@ public final class WalMetrics {
     private final LongAdder records = new LongAdder();
     private final LongAdder bytes = new LongAdder();
     private final LongAdder syncs = new LongAdder();
+    private final LongAdder groupSyncs = new LongAdder();
+    private final LongAdder groupSyncNanos = new LongAdder();
     private final LongAdder failedSyncs = new LongAdder();
     private final LongAdder failedWrites = new LongAdder();
 
@@ -44,6 +46,22 @@ public final class WalMetrics {
         return syncs.sum();
     }
 
+    /**
+     * Group-commit fsyncs (those a leader ran for the callers waiting on it); a subset of {@link
+     * #syncs()}. {@code records() / groupSyncs()} is how many records shared each one.
+     */
+    public long groupSyncs() {
+        return groupSyncs.sum();
+    }
+
+    /**
+     * Time spent inside group-commit fsyncs, in nanoseconds: divided by {@link #groupSyncs()}, the
+     * device's share of a group's cycle, the rest being the wait for writers to append and wake.
+     */
+    public long groupSyncNanos() {
+        return groupSyncNanos.sum();
+    }
+
     /** fsyncs that failed; each poisoned its log. */
     public long failedSyncs() {
         return failedSyncs.sum();
@@ -66,6 +84,12 @@ public final class WalMetrics {
 
     void synced() {
         syncs.increment();
+    }
+
+    void groupSynced(long nanos) {
+        syncs.increment();
+        groupSyncs.increment();
+        groupSyncNanos.add(nanos);
     }
 
     void syncFailed() {

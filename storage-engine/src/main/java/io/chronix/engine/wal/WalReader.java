@@ -20,7 +20,10 @@ import java.util.zip.CRC32C;
  *
  * <p>Classification, the heart of recovery:
  * <ul>
- *   <li>A bad frame (short, over-long, or failing its CRC) in the <em>last</em> file, with no intact
+ *   <li>An all-zero frame header at a record boundary with zeros to the end of the file is the
+ *       writer's preallocated tail: the file's records end there, and that is not damage.
+ *   <li>A bad frame (short, over-long, failing its CRC, or zeros followed by a non-zero byte) in
+ *       the <em>last</em> file, with no intact
  *       record anywhere after it, is a <b>torn tail</b>: what a crash mid-append leaves. Records
  *       before it are complete and returned; the tail is reported, and recovery cuts it off.
  *   <li>A bad frame in any earlier file, or one followed by an intact record, is <b>corruption</b>:
@@ -212,6 +215,15 @@ public final class WalReader {
 
         /** Reads the frame at {@code offset}; returns the next frame's offset (or sets damage). */
         private long readFrame(long offset) throws IOException {
+            if (zeroFrameAt(offset)) {
+                // no record has sequence 0, so an all-zero frame header is never a record: it is the
+                // preallocated tail, which must be zeros to the end of the file
+                long nonZero = firstNonZero(offset);
+                if (nonZero < 0) {
+                    return size;
+                }
+                return bad(offset, "zeroed frame header, but a non-zero byte at offset " + nonZero);
+            }
             if (size - offset < WalFormat.FRAME_OVERHEAD) {
                 return bad(offset, "partial frame header");
             }
@@ -286,6 +298,36 @@ public final class WalReader {
             } catch (RuntimeException e) {
                 return null;
             }
+        }
+
+        /** Whether the frame header at {@code offset} (or what is left of the file, if less) is all zeros. */
+        private boolean zeroFrameAt(long offset) throws IOException {
+            int n = (int) Math.min(WalFormat.FRAME_OVERHEAD, size - offset);
+            fill(offset, n);
+            int at = (int) (offset - windowStart);
+            for (int i = 0; i < n; i++) {
+                if (window.get(at + i) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The offset of the first non-zero byte at or after {@code from}, or -1; reads in window-sized pieces. */
+        private long firstNonZero(long from) throws IOException {
+            for (long at = from; at < size; ) {
+                int n = (int) Math.min(INITIAL_WINDOW, size - at);
+                fill(at, n);
+                byte[] a = window.array();
+                int base = (int) (at - windowStart);
+                for (int i = 0; i < n; i++) {
+                    if (a[base + i] != 0) {
+                        return at + i;
+                    }
+                }
+                at += n;
+            }
+            return -1;
         }
 
         private long corrupt(long offset, String reason) {

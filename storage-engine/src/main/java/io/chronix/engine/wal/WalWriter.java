@@ -10,13 +10,14 @@ import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
 
@@ -36,10 +37,16 @@ import java.util.zip.CRC32C;
  * <h2>Group commit</h2>
  * A durable append, after writing, waits for {@link #durableSequence()} to reach its sequence. If no
  * sync is running it becomes the leader: it notes the highest written sequence, forces the file
- * <em>outside</em> the write lock (so others keep appending and form the next group) and wakes
- * everyone it covered. Followers wait on a condition bounded by {@link
- * WalConfig#groupCommitTimeout()}; one whose wait times out syncs for itself, so a stuck leader
- * cannot hang the log.
+ * <em>outside</em> the write lock (so others keep appending and form the next group) and publishes
+ * the new durable sequence. Every other caller queues a {@link Waiter} and parks. When the fsync
+ * returns, the leader, in one short critical section, takes every waiter it covered off the queue
+ * and, if anyone is left (they appended during the fsync), hands leadership straight to the oldest
+ * of them; outside the lock it unparks the new leader first and then each covered waiter exactly
+ * once. So the next fsync starts as soon as the new leader runs, and no follower has to re-acquire a
+ * lock to learn that it is done (a {@code Condition.signalAll} would move every waiter through the
+ * lock's queue one at a time: a convoy of context switches on a busy machine). A waiter parks for at
+ * most {@link WalConfig#groupCommitTimeout()}; one whose wait times out syncs for itself, so a stuck
+ * leader cannot hang the log.
  *
  * <h2>Faults</h2>
  * <ul>
@@ -53,6 +60,11 @@ import java.util.zip.CRC32C;
  *   <li>Short writes are continued until the bytes are all written.
  * </ul>
  *
+ * <h2>Preallocation</h2>
+ * The active file is kept extended past the records by written zeros ({@link
+ * WalConfig#preallocation()} at a time), so most fsyncs write data only and commit no size change;
+ * rotation and a clean close trim the zeros, recovery trims a crash's. See {@code docs/format/wal.md}.
+ *
  * <h2>Rotation</h2>
  * Before a call whose records would take the active file past {@link WalConfig#maxFileSize()}, the
  * active file is fsynced (so only the last file of a log can ever have a torn tail), then a new file
@@ -65,6 +77,8 @@ public final class WalWriter implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(WalWriter.class.getName());
     private static final int MAX_ZERO_WRITES = 16;
+    /** Pacing waits for writers that are about to append, which takes microseconds, not a stalled device's seconds. */
+    private static final long MAX_PACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final WalConfig config;
     private final FileIO io;
@@ -80,19 +94,50 @@ public final class WalWriter implements AutoCloseable {
     private final List<FileEntry> files = new ArrayList<>();
     private ActiveFile active;
     private long position;
+    /** The active file's length as this writer made it: {@code position} plus the zeros ahead of it. */
+    private long preallocatedEnd;
+    private boolean preallocationSupported = true;
     private long nextSequence;
-    private long writtenSequence;
-    private boolean closed;
+    // written under writeLock; volatile so a leader can read them without queueing behind appenders
+    private volatile ActiveFile activeView;
+    private volatile long writtenSequence;
+    private volatile boolean closed;
 
     // guarded by syncLock (the volatile fields are written under it and read without it)
     private final ReentrantLock syncLock = new ReentrantLock();
-    private final Condition syncDone = syncLock.newCondition();
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    /** Threads running a group-commit fsync: normally 0 or 1, more only after a timed-out promotion. */
     private int leaders;
+    /** Callers the last group released (its leader and the waiters it covered): who will be back soon. */
+    private int released;
+    /** Callers queued since the last hand-off; volatile so a pacing leader can poll it. */
+    private volatile int arrivals;
+    /** A handed-off leader waiting for the released callers to append again, or null. */
+    private Thread pacer;
+    private volatile long lastSyncNanos;
     private volatile long syncedSequence;
     private volatile WalPoisonedException poison;
     private volatile ScheduledFuture<?> periodicSync;
 
     private record FileEntry(Path path, long startSequence) {
+    }
+
+    /**
+     * A caller parked until its sequence is durable. The thread that changes {@code state} (under
+     * syncLock) unparks it afterwards; the waiter itself only reads it.
+     */
+    private static final class Waiter {
+        static final int WAITING = 0;
+        static final int DONE = 1;
+        static final int LEAD = 2;
+
+        final long sequence;
+        final Thread thread = Thread.currentThread();
+        volatile int state = WAITING;
+
+        Waiter(long sequence) {
+            this.sequence = sequence;
+        }
     }
 
     /** The file appends go to. {@code syncedAndClosed} lets a leader whose file was rotated away tell success from failure. */
@@ -120,14 +165,19 @@ public final class WalWriter implements AutoCloseable {
         if (files.isEmpty()) {
             nextSequence = Math.max(last + 1, WalFormat.FIRST_SEQUENCE);
             active = createFile(nextSequence);
+            activeView = active;
             position = WalFormat.HEADER_SIZE;
+            preallocatedEnd = position;
         } else {
             FileEntry tail = files.getLast();
             nextSequence = Math.max(last + 1, tail.startSequence());
             try {
                 FileIO.WritableFile f = io.openAppend(tail.path());
                 active = new ActiveFile(f);
+                activeView = active;
                 position = f.position();
+                // recovery cut any zero tail, so the file ends at its last record
+                preallocatedEnd = position;
                 // what recovery found may sit only in the page cache of a process that crashed;
                 // make it as durable as anything this writer will acknowledge
                 f.sync();
@@ -170,6 +220,7 @@ public final class WalWriter implements AutoCloseable {
             ensureUsable();
             long frameBytes = WalFormat.FRAME_OVERHEAD + (long) body.remaining();
             rotateIfFull(frameBytes);
+            preallocate(frameBytes);
             long startPosition = position;
             long firstSequence = nextSequence;
             long seq = nextSequence++;
@@ -231,6 +282,7 @@ public final class WalWriter implements AutoCloseable {
         try {
             ensureUsable();
             rotateIfFull(totalBytes);
+            preallocate(totalBytes);
             long startPosition = position;
             long firstSequence = nextSequence;
             try {
@@ -284,7 +336,7 @@ public final class WalWriter implements AutoCloseable {
     }
 
     private void periodicSync() {
-        if (poison != null || closed || syncedSequence >= writtenSequenceRacy()) {
+        if (poison != null || closed || syncedSequence >= writtenSequence) {
             return;
         }
         try {
@@ -296,21 +348,14 @@ public final class WalWriter implements AutoCloseable {
         }
     }
 
-    private long writtenSequenceRacy() {
-        writeLock.lock();
-        try {
-            return writtenSequence;
-        } finally {
-            writeLock.unlock();
-        }
-    }
-
     // ---------------------------------------------------------------- group commit
 
     private void awaitDurable(long seq) {
-        syncLock.lock();
-        try {
-            while (true) {
+        while (true) {
+            Waiter me = null;
+            Thread wakePacer = null;
+            syncLock.lock();
+            try {
                 if (poison != null) {
                     throw new WalPoisonedException(dir, poison.getCause());
                 }
@@ -318,84 +363,297 @@ public final class WalWriter implements AutoCloseable {
                     return;
                 }
                 if (leaders == 0) {
-                    break;
+                    leaders++;
+                } else {
+                    me = new Waiter(seq);
+                    waiters.addLast(me);
+                    arrivals++;
+                    if (pacer != null && arrivals >= released) {
+                        wakePacer = pacer;
+                        pacer = null;
+                    }
                 }
-                long left = syncDone.awaitNanos(groupCommitTimeoutNanos);
-                if (left <= 0 && syncedSequence < seq && poison == null) {
-                    LOG.log(Level.WARNING, "WAL group commit: no sync within {0} ms, syncing without the leader [dir={1}]",
-                            TimeUnit.NANOSECONDS.toMillis(groupCommitTimeoutNanos), dir);
-                    break;
-                }
-            }
-            leaders++;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new WalIoException("wait for group commit (interrupted)", dir, -1, e);
-        } finally {
-            syncLock.unlock();
-        }
-        try {
-            leaderSync();
-        } finally {
-            syncLock.lock();
-            try {
-                leaders--;
-                syncDone.signalAll();
             } finally {
                 syncLock.unlock();
             }
+            if (wakePacer != null) {
+                LockSupport.unpark(wakePacer);
+            }
+            if (me == null) {
+                lead();
+            } else if (park(me)) {
+                if (me.state == Waiter.LEAD) {
+                    pace(me);
+                }
+                lead();
+            }
+            // a leader or a woken waiter re-checks: poison, or (after close or promotion races) not yet
+            // covered, in which case it takes another turn
         }
-        if (poison != null) {
-            throw new WalPoisonedException(dir, poison.getCause());
-        }
-        assert syncedSequence >= seq : "a leader's sync covers its own record";
     }
 
-    private void leaderSync() {
-        ActiveFile file;
-        long target;
-        writeLock.lock();
+    /**
+     * Parks until a leader covered {@code me} or handed it the lead, or the group-commit timeout
+     * passed. Returns true when the caller must now lead (counted in {@link #leaders}).
+     */
+    private boolean park(Waiter me) {
+        long deadline = System.nanoTime() + groupCommitTimeoutNanos;
+        while (me.state == Waiter.WAITING) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            LockSupport.parkNanos(this, left);
+            if (Thread.interrupted()) {
+                abandon(me);
+            }
+        }
+        if (me.state != Waiter.WAITING) {
+            return me.state == Waiter.LEAD;
+        }
+        syncLock.lock();
         try {
-            if (poison != null) {
+            if (me.state != Waiter.WAITING) {
+                return me.state == Waiter.LEAD;
+            }
+            waiters.remove(me);
+            if (syncedSequence >= me.sequence || poison != null) {
+                return false;
+            }
+            leaders++;
+        } finally {
+            syncLock.unlock();
+        }
+        LOG.log(Level.WARNING, "WAL group commit: no sync within {0} ms, syncing without the leader [dir={1}]",
+                TimeUnit.NANOSECONDS.toMillis(groupCommitTimeoutNanos), dir);
+        return true;
+    }
+
+    /**
+     * Leaves the queue on interrupt. A lead already handed to {@code me} is passed on rather than
+     * taken: a channel operation on an interrupted thread would close the log's file.
+     */
+    private void abandon(Waiter me) {
+        Waiter next = null;
+        syncLock.lock();
+        try {
+            if (!waiters.remove(me) && me.state == Waiter.LEAD) {
+                leaders--;
+                next = handOffLocked();
+            }
+        } finally {
+            syncLock.unlock();
+        }
+        if (next != null) {
+            LockSupport.unpark(next.thread);
+        }
+        Thread.currentThread().interrupt();
+        throw new WalIoException("wait for group commit (interrupted)", dir, -1, new InterruptedException());
+    }
+
+    /**
+     * A handed-off leader's short wait before its fsync, so the group it syncs includes the callers
+     * the previous group just released. Without it, the writers split into two cohorts that take
+     * turns, each half the size: those released by one fsync append while the next (already
+     * started) fsync runs, and so wait for the one after it. Waits until as many callers have queued
+     * since the hand-off as the last group released, or half the last fsync's duration, whichever
+     * comes first, and never more than {@link #MAX_PACING_NANOS}: so it costs at most half an fsync
+     * of latency, and nothing when the writers are few (the count is reached at once) or gone (the
+     * bound). The cap keeps one stalled fsync from making the next group wait as long.
+     */
+    private void pace(Waiter me) {
+        long bound = Math.min(lastSyncNanos / 2, MAX_PACING_NANOS);
+        if (bound <= 0 || arrivals >= released) {
+            return;
+        }
+        long deadline = System.nanoTime() + bound;
+        syncLock.lock();
+        try {
+            if (arrivals >= released) {
                 return;
             }
-            if (closed && syncedSequence < writtenSequence) {
-                throw new IllegalStateException("WAL closed [dir=" + dir + "]");
-            }
-            file = active;
-            target = writtenSequence;
+            pacer = me.thread;
         } finally {
-            writeLock.unlock();
+            syncLock.unlock();
         }
+        boolean interrupted = false;
+        while (arrivals < released && poison == null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            LockSupport.parkNanos(this, left);
+            if (Thread.interrupted()) {
+                interrupted = true;
+                break;
+            }
+        }
+        syncLock.lock();
+        try {
+            if (pacer == me.thread) {
+                pacer = null;
+            }
+        } finally {
+            syncLock.unlock();
+        }
+        if (interrupted) {
+            abandon(me);
+        }
+    }
+
+    /** One group's fsync by a thread counted in {@link #leaders}; always gives the lead back or on. */
+    private void lead() {
+        long target = -1;
+        try {
+            target = leaderSync();
+        } finally {
+            finishGroup(target);
+        }
+    }
+
+    /**
+     * Forces the active file and returns the sequence now durable, or -1 if there was nothing to do
+     * (poisoned, or already covered). Throws, having poisoned the log, if the fsync failed.
+     */
+    private long leaderSync() {
+        if (poison != null) {
+            return -1;
+        }
+        // target before file: records up to target are in this file or in one rotated away before it,
+        // which rotation fsynced before making the next file active
+        long target = writtenSequence;
+        ActiveFile file = activeView;
         if (target <= syncedSequence) {
-            return;
+            return -1;
+        }
+        if (closed) {
+            // close() syncs everything written; wait for it rather than race it
+            writeLock.lock();
+            try {
+                if (poison == null && syncedSequence < target) {
+                    throw new IllegalStateException("WAL closed [dir=" + dir + "]");
+                }
+            } finally {
+                writeLock.unlock();
+            }
+            return -1;
         }
         try {
             // outside the write lock: appends continue and gather behind the next leader
+            long began = System.nanoTime();
             file.file.sync();
-            metrics.synced();
+            long took = System.nanoTime() - began;
+            lastSyncNanos = took;
+            metrics.groupSynced(took);
         } catch (IOException e) {
             if (!file.syncedAndClosed) {
                 throw poison(e);
             }
             // rotated or closed meanwhile, and fsynced before that, so target is durable
         }
-        markSynced(target);
+        return target;
     }
 
+    /**
+     * The end of a leader's turn: publishes {@code target} (if positive), takes every covered waiter
+     * off the queue, hands the lead to the oldest one left, and then unparks them, the new leader
+     * first. One lock acquisition and one unpark per waiter per group.
+     */
+    private void finishGroup(long target) {
+        Waiter[] wake;
+        Waiter next;
+        syncLock.lock();
+        try {
+            leaders--;
+            if (target > syncedSequence) {
+                syncedSequence = target;
+            }
+            wake = takeCoveredLocked();
+            next = handOffLocked();
+            if (next != null) {
+                released = wake.length + 1;
+                arrivals = 0;
+            }
+        } finally {
+            syncLock.unlock();
+        }
+        if (next != null) {
+            // first, so the next fsync starts while the covered writers wake and append again
+            LockSupport.unpark(next.thread);
+        }
+        unpark(wake);
+    }
+
+    /**
+     * Gives the lead to the oldest waiter if no one leads and someone waits; returns it (to unpark
+     * once the lock is released) or null.
+     */
+    private Waiter handOffLocked() {
+        assert syncLock.isHeldByCurrentThread();
+        if (leaders != 0 || poison != null || waiters.isEmpty()) {
+            return null;
+        }
+        Waiter next = waiters.pollFirst();
+        leaders++;
+        next.state = Waiter.LEAD;
+        return next;
+    }
+
+    /** Removes and marks done every waiter at or below the durable sequence (all of them when poisoned or closed). */
+    private Waiter[] takeCoveredLocked() {
+        assert syncLock.isHeldByCurrentThread();
+        if (waiters.isEmpty()) {
+            return NO_WAITERS;
+        }
+        boolean all = poison != null || closed;
+        long synced = syncedSequence;
+        int n = 0;
+        for (Waiter w : waiters) {
+            if (all || w.sequence <= synced) {
+                n++;
+            }
+        }
+        if (n == 0) {
+            return NO_WAITERS;
+        }
+        Waiter[] done = new Waiter[n];
+        int i = 0;
+        for (var it = waiters.iterator(); it.hasNext(); ) {
+            Waiter w = it.next();
+            if (all || w.sequence <= synced) {
+                it.remove();
+                w.state = Waiter.DONE;
+                done[i++] = w;
+            }
+        }
+        return done;
+    }
+
+    private static final Waiter[] NO_WAITERS = new Waiter[0];
+
+    private static void unpark(Waiter[] wake) {
+        for (Waiter w : wake) {
+            LockSupport.unpark(w.thread);
+        }
+    }
+
+    /** Publishes a durable sequence reached outside group commit (PER_WRITE, rotation, close) and wakes whom it covers. */
     private void markSynced(long target) {
+        Waiter[] wake;
         syncLock.lock();
         try {
             if (target > syncedSequence) {
                 syncedSequence = target;
             }
-            syncDone.signalAll();
+            wake = takeCoveredLocked();
         } finally {
             syncLock.unlock();
         }
+        unpark(wake);
     }
 
     private WalPoisonedException poison(Throwable cause) {
+        Waiter[] wake;
         syncLock.lock();
         try {
             if (poison == null) {
@@ -403,11 +661,12 @@ public final class WalWriter implements AutoCloseable {
                 metrics.syncFailed();
                 LOG.log(Level.ERROR, "WAL fsync failed; refusing all appends until reopened [dir=" + dir + "]", cause);
             }
-            syncDone.signalAll();
-            return new WalPoisonedException(dir, cause);
+            wake = takeCoveredLocked();
         } finally {
             syncLock.unlock();
         }
+        unpark(wake);
+        return new WalPoisonedException(dir, cause);
     }
 
     // ---------------------------------------------------------------- framing (under writeLock)
@@ -475,6 +734,7 @@ public final class WalWriter implements AutoCloseable {
         try {
             active.file.truncate(startPosition);
             position = startPosition;
+            preallocatedEnd = startPosition;
             // durable, so a power loss cannot bring back half of what this call wrote next to what
             // the next call writes at the same offsets
             active.file.sync();
@@ -528,13 +788,69 @@ public final class WalWriter implements AutoCloseable {
 
     private void rotate() {
         assert writeLock.isHeldByCurrentThread();
+        trimPreallocation();
         syncActiveLocked(writtenSequence);
         ActiveFile next = createFile(nextSequence);
         ActiveFile old = active;
         old.syncedAndClosed = true;
         closeQuietly(old);
         active = next;
+        activeView = next;
         position = WalFormat.HEADER_SIZE;
+        preallocatedEnd = position;
+    }
+
+    /**
+     * Makes sure the bytes of a call starting at {@code position} land on zeros written earlier, by
+     * extending the file {@link WalConfig#preallocation()} bytes past the call's end (never past
+     * {@code maxFileSize}). The zeros' own size change is committed by the next fsync, once per
+     * extent; every other fsync then only writes data. A failure (a full disk) is not the call's:
+     * the partial zeros are cut and the call appends as it would without preallocation, failing or
+     * not on its own bytes. A reader takes zeros at a record boundary as the end of the records.
+     */
+    private void preallocate(long callBytes) {
+        assert writeLock.isHeldByCurrentThread();
+        long extent = config.preallocation();
+        long needed = position + callBytes;
+        if (extent == 0 || !preallocationSupported || needed <= preallocatedEnd) {
+            return;
+        }
+        long target = Math.min(config.maxFileSize(), needed + extent);
+        if (target < needed) {
+            return; // a single call larger than a file: it grows the file itself
+        }
+        try {
+            if (!active.file.preallocate(target)) {
+                preallocationSupported = false;
+                return;
+            }
+            preallocatedEnd = target;
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "WAL preallocation failed; appending without it [path={0}, size={1}]", active.file.path(), target);
+            try {
+                active.file.truncate(position);
+            } catch (IOException cut) {
+                // zeros past the records are read as the end of the log; the next extension overwrites them
+                e.addSuppressed(cut);
+            }
+            preallocatedEnd = position;
+        }
+    }
+
+    /**
+     * Cuts the zeros past the last record of a file about to be rotated away, before its final fsync:
+     * a finished file is exactly its records. If the cut is lost, the zeros are still read as the end.
+     */
+    private void trimPreallocation() {
+        if (preallocatedEnd <= position) {
+            return;
+        }
+        try {
+            active.file.truncate(position);
+            preallocatedEnd = position;
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "WAL: could not trim the preallocated tail [path={0}]", active.file.path());
+        }
     }
 
     private ActiveFile createFile(long startSequence) {
@@ -695,6 +1011,8 @@ public final class WalWriter implements AutoCloseable {
                 p.cancel(false);
             }
             if (poison == null) {
+                // a cleanly closed file is exactly its records; only a crash leaves a zero tail
+                trimPreallocation();
                 try {
                     active.file.sync();
                     metrics.synced();
@@ -708,12 +1026,7 @@ public final class WalWriter implements AutoCloseable {
         } finally {
             writeLock.unlock();
         }
-        syncLock.lock();
-        try {
-            syncDone.signalAll();
-        } finally {
-            syncLock.unlock();
-        }
+        markSynced(-1);
     }
 
     private void ensureUsable() {

@@ -4,6 +4,7 @@ import io.chronix.engine.error.CorruptFileException;
 import io.chronix.engine.error.UnsupportedFormatVersionException;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.io.NioFileIO;
+import io.chronix.engine.segment.encoding.Encodings;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -27,11 +28,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The bytes are the contract: every bit of a segment matters (a flip anywhere is a typed error),
- * every truncation is a typed error, a foreign version is refused, and the fixture pins version 1.
+ * every truncation is a typed error, a foreign version is refused, the fixture pins version 2 (what
+ * the writer writes) and the version 1 fixture still reads.
  */
 class SegmentFormatContractTest {
 
-    static final Path FIXTURE = Path.of("src/test/resources/segment-fixture-v1/shard_0/seg_1_1.csx");
+    static final Path FIXTURE = Path.of("src/test/resources/segment-fixture-v2/shard_0/seg_1_1.csx");
+    /** Written by the version 1 writer from the same columns; read, never rewritten. */
+    static final Path FIXTURE_V1 = Path.of("src/test/resources/segment-fixture-v1/shard_0/seg_1_1.csx");
 
     @TempDir
     Path dir;
@@ -132,7 +136,7 @@ class SegmentFormatContractTest {
 
     @Test
     void foreignVersionsAreRefusedInBothDirections() {
-        for (int version : new int[] {SegmentFormat.VERSION - 1, SegmentFormat.VERSION + 1, 0xFFFF}) {
+        for (int version : new int[] {SegmentFormat.MIN_READ_VERSION - 1, SegmentFormat.VERSION + 1, 0xFFFF}) {
             byte[] other = good.clone();
             ByteBuffer.wrap(other).order(ByteOrder.LITTLE_ENDIAN).putShort(SegmentFormat.VERSION_OFFSET, (short) version);
             reseal(other); // a well-formed file of another version, not damage
@@ -145,7 +149,43 @@ class SegmentFormatContractTest {
     }
 
     @Test
-    void fixtureForVersion1IsWhatTheWriterStillWritesAndStillReads() throws IOException {
+    void anAlpRdBlockInAFileLabelledVersion1IsCorrupt() {
+        SegmentMeta meta;
+        try (SegmentReader r = SegmentReader.open(new BytesFileIO(good), Path.of("mem.csx"))) {
+            meta = r.meta();
+        }
+        boolean alpRd = meta.rowGroups().stream().flatMap(g -> g.blocks().stream()).anyMatch(b -> b.encoding() == Encodings.ALP_RD);
+        assertThat(alpRd).as("guard: the fixture holds an alp-rd block").isTrue();
+        byte[] v1 = good.clone();
+        ByteBuffer.wrap(v1).order(ByteOrder.LITTLE_ENDIAN).putShort(SegmentFormat.VERSION_OFFSET, (short) 1);
+        reseal(v1);
+        assertThatThrownBy(() -> readEverything(v1)).isInstanceOfSatisfying(CorruptFileException.class,
+                e -> assertThat(e.reason()).contains("encoding alp-rd does not fit"));
+    }
+
+    @Test
+    void fixtureForVersion1StillReadsWithEveryValue() {
+        SegmentTestData d = new SegmentTestData(20_261_201L, 3, 12);
+        try (SegmentReader r = SegmentReader.open(NioFileIO.INSTANCE, FIXTURE_V1)) {
+            assertThat(r.header().version()).isEqualTo(1);
+            int row = 0;
+            for (int g = 0; g < r.rowGroups().size(); g++) {
+                try (VectorSchemaRoot root = r.readRowGroup(allocator, g, List.of("time", "f"))) {
+                    org.apache.arrow.vector.Float8Vector f = (org.apache.arrow.vector.Float8Vector) root.getVector("f");
+                    for (int i = 0; i < root.getRowCount(); i++, row++) {
+                        assertThat(((org.apache.arrow.vector.TimeStampNanoVector) root.getVector("time")).get(i)).isEqualTo(d.time[row]);
+                        if (!f.isNull(i)) {
+                            assertThat(Double.doubleToRawLongBits(f.get(i))).isEqualTo(Double.doubleToRawLongBits(d.f[row]));
+                        }
+                    }
+                }
+            }
+            assertThat(row).isEqualTo(36);
+        }
+    }
+
+    @Test
+    void fixtureForVersion2IsWhatTheWriterStillWritesAndStillReads() throws IOException {
         if (Boolean.getBoolean("chronix.regenerateFixtures")) {
             Files.createDirectories(FIXTURE.getParent());
             Files.write(FIXTURE, good);
@@ -153,7 +193,7 @@ class SegmentFormatContractTest {
         byte[] fixture = Files.readAllBytes(FIXTURE);
         assertThat(fixture).as("writer output changed: a format change needs a new VERSION and a new fixture").isEqualTo(good);
         try (SegmentReader r = SegmentReader.open(NioFileIO.INSTANCE, FIXTURE)) {
-            assertThat(r.header().version()).isEqualTo(1);
+            assertThat(r.header().version()).isEqualTo(2);
             assertThat(r.header().maxWalSequence()).isEqualTo(99);
             assertThat(r.header().seriesCount()).isEqualTo(3);
             assertThat(r.header().rowCount()).isEqualTo(36);

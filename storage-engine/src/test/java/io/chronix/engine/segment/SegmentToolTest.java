@@ -35,7 +35,7 @@ class SegmentToolTest {
         Path p = file.resolve(dir.resolve("segments"));
         assertThat(tool("segment", "dump", p.toString())).isEqualTo(ChronixTool.EXIT_OK);
         String dump = out.toString(StandardCharsets.UTF_8);
-        assertThat(dump).contains("version 1", "measurement cpu", "series 4", "max wal sequence 7", "delta-of-delta",
+        assertThat(dump).contains("version " + SegmentFormat.VERSION, "measurement cpu", "series 4", "max wal sequence 7", "delta-of-delta",
                 "dictionary", "row groups", "#2 rows 200+40", "nulls", "every block crc ok");
         assertThat(tool("segment", "verify", p.toString())).isEqualTo(ChronixTool.EXIT_OK);
 

@@ -71,6 +71,30 @@ class ChronixToolTest {
     }
 
     @Test
+    void verifyAndDumpAgreeThatAPreallocatedZeroTailIsTheCleanEndAndGarbageAfterItIsTorn() throws Exception {
+        // a writer still open (as at a crash) leaves its file extended by zeros past the records
+        try (WalWriter wal = WalWriter.open(WalConfig.defaults(ns.resolve("wal")), new WalMetrics())) {
+            for (int i = 0; i < 5; i++) {
+                wal.appendDurable(WalRecordType.DATA, ByteBuffer.wrap(("record " + i).getBytes()));
+            }
+            Path file = wal.activeFile();
+            long size = Files.size(file);
+            assertThat(size).as("preallocated").isGreaterThan(WalConfig.DEFAULT_PREALLOCATION);
+
+            assertThat(run("wal", "verify", ns.toString())).isZero();
+            assertThat(out.toString()).contains("clean").contains("5 intact records");
+            assertThat(run("wal", "dump", ns.toString())).isZero();
+            assertThat(out.toString().strip().split("\n")).hasSize(1 + 5);
+
+            try (var ch = java.nio.channels.FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.write(ByteBuffer.wrap(new byte[] {7}), size - 1);
+            }
+            assertThat(run("wal", "verify", ns.toString())).isEqualTo(ChronixTool.EXIT_TORN);
+            assertThat(out.toString()).contains("torn tail").contains("non-zero byte at offset " + (size - 1));
+        }
+    }
+
+    @Test
     void repairKeepsWhatPrecedesTheDamageReportsTheRestAndLetsTheEngineOpen() throws Exception {
         Path file = writeFive();
         byte[] bytes = Files.readAllBytes(file);

@@ -117,7 +117,10 @@ class WalFaultInjectionTest {
     @Test
     void diskFullFailsTheAppendCleanlyAndTheLogWorksAgainOnceSpaceReturns() {
         SimulatedFileIO io = WalFixtures.simulated();
-        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_BATCH);
+        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_BATCH)
+                // record writes that meet the full disk themselves (preallocated space would absorb them;
+                // WalPreallocationTest covers a full disk with preallocation)
+                .withPreallocation(0);
         WalMetrics metrics = new WalMetrics();
         List<Long> acked = new ArrayList<>();
         byte[] kb = new byte[1000];
@@ -156,7 +159,10 @@ class WalFaultInjectionTest {
     @Test
     void perWriteBatchThatFillsTheDiskMidwayLeavesNoneOfItsRecordsAndNoFalseDurability() {
         SimulatedFileIO io = WalFixtures.simulated();
-        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_WRITE);
+        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_WRITE)
+                // record writes that meet the full disk themselves (preallocated space would absorb them;
+                // WalPreallocationTest covers a full disk with preallocation)
+                .withPreallocation(0);
         try (WalWriter wal = WalWriter.open(config, new WalMetrics())) {
             wal.appendDurable(WalRecordType.DATA, WalFixtures.payload("before"));
             io.capacity(io.usedBytes() + 1500);
@@ -175,7 +181,10 @@ class WalFaultInjectionTest {
     @Test
     void diskFullWhileCreatingTheNextFileKeepsTheCurrentOne() {
         SimulatedFileIO io = WalFixtures.simulated();
-        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_BATCH).withMaxFileSize(100);
+        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_BATCH).withMaxFileSize(100)
+                // record writes that meet the full disk themselves (preallocated space would absorb them;
+                // WalPreallocationTest covers a full disk with preallocation)
+                .withPreallocation(0);
         try (WalWriter wal = WalWriter.open(config, new WalMetrics())) {
             wal.appendDurable(WalRecordType.DATA, ByteBuffer.wrap(new byte[60]));
             Path first = wal.activeFile();

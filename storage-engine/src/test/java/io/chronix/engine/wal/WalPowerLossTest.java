@@ -47,7 +47,7 @@ class WalPowerLossTest {
     void noAcknowledgedRecordIsLostOnPowerLoss(FsyncPolicy policy, int writers) throws Exception {
         Random rnd = new Random(SEED + writers * 31L + policy.ordinal());
         for (PowerLoss mode : PowerLoss.values()) {
-            Round round = runUntilPowerLoss(policy, writers, mode, rnd, null);
+            Round round = runUntilPowerLoss(policy, writers, mode, rnd, null, WalConfig.DEFAULT_PREALLOCATION);
             Map<Long, String> recovered = recover(round);
             for (Map.Entry<Long, String> ack : round.acked.entrySet()) {
                 if (!ack.getValue().equals(recovered.get(ack.getKey()))) {
@@ -59,6 +59,25 @@ class WalPowerLossTest {
         }
     }
 
+    @ParameterizedTest(name = "PER_BATCH, {0} writers, 64-byte extents")
+    @MethodSource("writers")
+    void powerLossMidPreallocationLosesNothingAcknowledged(int writers) throws Exception {
+        // extents smaller than most records: nearly every append extends the file first, so the
+        // power loss often drops, tears or garbles a write of zeros, alone or with records after it
+        Random rnd = new Random(SEED + writers * 7L);
+        for (PowerLoss mode : PowerLoss.values()) {
+            Round round = runUntilPowerLoss(FsyncPolicy.PER_BATCH, writers, mode, rnd, null, 64);
+            assertThat(round.io.preallocations.get()).as("the files were preallocated").isPositive();
+            Map<Long, String> recovered = recover(round);
+            for (Map.Entry<Long, String> ack : round.acked.entrySet()) {
+                if (!ack.getValue().equals(recovered.get(ack.getKey()))) {
+                    fail("seed " + SEED + ", " + mode + ": acknowledged sequence " + ack.getKey() + " lost or altered");
+                }
+            }
+            assertThat(recovered.values()).as("no record that nobody wrote").allMatch(round.attempted::contains);
+        }
+    }
+
     @ParameterizedTest(name = "PERIODIC, {0} writers")
     @MethodSource("writers")
     void periodicLosesOnlyWhatTheLastSyncDidNotCover(int writers) throws Exception {
@@ -66,7 +85,7 @@ class WalPowerLossTest {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         try {
             for (PowerLoss mode : PowerLoss.values()) {
-                Round round = runUntilPowerLoss(FsyncPolicy.PERIODIC, writers, mode, rnd, scheduler);
+                Round round = runUntilPowerLoss(FsyncPolicy.PERIODIC, writers, mode, rnd, scheduler, WalConfig.DEFAULT_PREALLOCATION);
                 assertThat(round.durableAtLoss).as("the periodic sync ran before the power loss").isPositive();
                 Map<Long, String> recovered = recover(round);
                 int lost = 0;
@@ -91,10 +110,11 @@ class WalPowerLossTest {
             long durableAtLoss) {
     }
 
-    private Round runUntilPowerLoss(FsyncPolicy policy, int writers, PowerLoss mode, Random rnd, ScheduledExecutorService scheduler)
-            throws Exception {
+    private Round runUntilPowerLoss(FsyncPolicy policy, int writers, PowerLoss mode, Random rnd, ScheduledExecutorService scheduler,
+            long preallocation) throws Exception {
         SimulatedFileIO io = WalFixtures.simulated();
-        WalConfig config = WalFixtures.config(io, policy).withMaxFileSize(8 * 1024).withFsyncInterval(Duration.ofMillis(2));
+        WalConfig config = WalFixtures.config(io, policy).withMaxFileSize(8 * 1024).withFsyncInterval(Duration.ofMillis(2))
+                .withPreallocation(preallocation);
         WalWriter wal = WalWriter.open(config, new WalMetrics());
         if (scheduler != null) {
             wal.startPeriodicSync(scheduler);

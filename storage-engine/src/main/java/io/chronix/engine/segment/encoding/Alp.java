@@ -97,6 +97,22 @@ public final class Alp {
         return true;
     }
 
+    private static void convert(long[] ints, double[] out, int from, int to, double a, double b, int e, int f) {
+        if (e != 0) {
+            for (int i = from; i < to; i++) {
+                out[i] = (double) ints[i] / b;
+            }
+        } else if (f != 0) {
+            for (int i = from; i < to; i++) {
+                out[i] = (double) ints[i] * a;
+            }
+        } else {
+            for (int i = from; i < to; i++) {
+                out[i] = (double) ints[i];
+            }
+        }
+    }
+
     private static boolean roundTrips(double v, int e, int f) {
         long n = Math.round(v * F10[e] / F10[f]);
         return Double.doubleToRawLongBits((double) n * F10[f] / F10[e]) == Double.doubleToRawLongBits(v);
@@ -119,11 +135,33 @@ public final class Alp {
         if (e > MAX_EXPONENT || f > MAX_EXPONENT || (e != 0 && f != 0) || exceptions < 0 || exceptions > count) {
             throw new EncodingException("bad alp header [e=" + e + ", f=" + f + ", exceptions=" + exceptions + "]");
         }
-        pos = DeltaZigzag.decode(src, pos, end, ints, 0, count);
+        // frame by frame, so each frame's integers are converted while they are still in L1; the
+        // conversion loops have no loop-carried state and vectorise. With e = 0 or f = 0 one of
+        // the two factors is 1.0, and multiplying or dividing by 1.0 is exact, so skipping it
+        // gives the same bits.
+        pos = DeltaZigzag.first(src, pos, end, ints, 0);
         double a = F10[f];
         double b = F10[e];
-        for (int i = 0; i < count; i++) {
-            out[i] = (double) ints[i] * a / b;
+        convert(ints, out, 0, 1, a, b, e, f);
+        for (int from = 1; from < count; from += PatchedPacking.FRAME) {
+            int n = Math.min(PatchedPacking.FRAME, count - from);
+            int w = src[pos] & 0xFF;
+            if (e == 0 && f == 0 && n == PatchedPacking.FRAME && w < 64 && pos <= end - 2 - 16 * w && src[pos + 1] == 0) {
+                // integer-valued floats, a whole frame without exceptions: unpack, integrate and
+                // convert in one pass, no integer array in between
+                long v = ints[from - 1];
+                if (w == 0) {
+                    java.util.Arrays.fill(out, from, from + n, (double) v);
+                } else {
+                    v = BitUnpack.unpackDeltaToDouble64(w, src, pos + 2, out, from, v);
+                    v = BitUnpack.unpackDeltaToDouble64(w, src, pos + 2 + 8 * w, out, from + 64, v);
+                }
+                ints[from + n - 1] = v;
+                pos += 2 + 16 * w;
+                continue;
+            }
+            pos = DeltaZigzag.frame(src, pos, end, ints, from, n);
+            convert(ints, out, from, from + n, a, b, e, f);
         }
         if (exceptions > 0) {
             pos = DeltaZigzag.decode(src, pos, end, ints, 0, exceptions);

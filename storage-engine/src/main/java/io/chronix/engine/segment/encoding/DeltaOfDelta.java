@@ -62,23 +62,6 @@ public final class DeltaOfDelta {
                 }
                 continue;
             }
-            int w = src[pos] & 0xFF;
-            if (pos <= end - 2 && src[pos + 1] == 0 && w <= 56) {
-                // no exceptions: unpack and integrate in one pass
-                int base = pos + 2;
-                int bytes = (n * w + 7) >>> 3;
-                Encodings.need(base, bytes, end, "packed frame");
-                long mask = (1L << w) - 1;
-                long bit = 0;
-                for (int i = f, e = f + n; i < e; i++, bit += w) {
-                    long z = (Encodings.getLong(src, base + (int) (bit >>> 3)) >>> (bit & 7)) & mask;
-                    delta += Encodings.unzigzag(z);
-                    t += delta;
-                    out[i] = t;
-                }
-                pos = base + bytes;
-                continue;
-            }
             pos = PatchedPacking.decodeFrame(src, pos, end, out, f, n);
             for (int i = f, e = f + n; i < e; i++) {
                 delta += Encodings.unzigzag(out[i]);

@@ -34,39 +34,43 @@ public final class DeltaZigzag {
         if (count == 0) {
             return pos;
         }
-        Encodings.need(pos, 8, end, "first value");
-        long v = Encodings.getLong(src, pos);
-        pos += 8;
-        out[outFrom] = v;
+        pos = first(src, pos, end, out, outFrom);
         for (int f = 1; f < count; f += PatchedPacking.FRAME) {
-            int n = Math.min(PatchedPacking.FRAME, count - f);
-            if (pos <= end - 2 && src[pos] == 0 && src[pos + 1] == 0) {
-                // all-zero frame: a constant run
-                pos += 2;
-                java.util.Arrays.fill(out, outFrom + f, outFrom + f + n, v);
-                continue;
-            }
-            int w = src[pos] & 0xFF;
-            if (pos <= end - 2 && src[pos + 1] == 0 && w <= 56) {
-                // no exceptions: unpack and integrate in one pass
-                int base = pos + 2;
-                int bytes = (n * w + 7) >>> 3;
-                Encodings.need(base, bytes, end, "packed frame");
-                long mask = (1L << w) - 1;
-                long bit = 0;
-                for (int i = outFrom + f, e = outFrom + f + n; i < e; i++, bit += w) {
-                    long z = (Encodings.getLong(src, base + (int) (bit >>> 3)) >>> (bit & 7)) & mask;
-                    v += Encodings.unzigzag(z);
-                    out[i] = v;
-                }
-                pos = base + bytes;
-                continue;
-            }
-            pos = PatchedPacking.decodeFrame(src, pos, end, out, outFrom + f, n);
-            for (int i = outFrom + f, e = outFrom + f + n; i < e; i++) {
-                v += Encodings.unzigzag(out[i]);
-                out[i] = v;
-            }
+            pos = frame(src, pos, end, out, outFrom + f, Math.min(PatchedPacking.FRAME, count - f));
+        }
+        return pos;
+    }
+
+    /** Reads the first value into {@code out[o]}; returns the position of the first frame. */
+    static int first(byte[] src, int pos, int end, long[] out, int o) {
+        Encodings.need(pos, 8, end, "first value");
+        out[o] = Encodings.getLong(src, pos);
+        return pos + 8;
+    }
+
+    /**
+     * Decodes one frame of {@code n} deltas into {@code out[o, o+n)}, integrating from {@code
+     * out[o-1]}; returns the position after the frame. Lets a caller (ALP) consume each frame while
+     * it is still in L1.
+     */
+    static int frame(byte[] src, int pos, int end, long[] out, int o, int n) {
+        long v = out[o - 1];
+        if (pos <= end - 2 && src[pos] == 0 && src[pos + 1] == 0) {
+            // all-zero frame: a constant run
+            java.util.Arrays.fill(out, o, o + n, v);
+            return pos + 2;
+        }
+        int w = src[pos] & 0xFF;
+        if (n == PatchedPacking.FRAME && w < 64 && pos <= end - 2 - 16 * w && src[pos + 1] == 0) {
+            // a whole frame without exceptions: unpack and integrate in one pass, width-specialised
+            v = BitUnpack.unpackDelta64(w, src, pos + 2, out, o, v);
+            BitUnpack.unpackDelta64(w, src, pos + 2 + 8 * w, out, o + 64, v);
+            return pos + 2 + 16 * w;
+        }
+        pos = PatchedPacking.decodeFrame(src, pos, end, out, o, n);
+        for (int i = o, e = o + n; i < e; i++) {
+            v += Encodings.unzigzag(out[i]);
+            out[i] = v;
         }
         return pos;
     }

@@ -18,6 +18,8 @@ public final class Encodings {
     public static final int DICTIONARY = 5;
     /** Booleans: one bit per value, LSB first ({@link BooleanBits}). */
     public static final int BITS = 6;
+    /** Floats: ALP-RD, full-precision doubles split into a dictionary-coded left and a bit-packed right part ({@link AlpRd}); format version 2. */
+    public static final int ALP_RD = 7;
 
     /**
      * Spare bytes a decoder may read past the end of a block's payload (never interpreted). Every
@@ -36,6 +38,7 @@ public final class Encodings {
             case ALP -> "alp";
             case DICTIONARY -> "dictionary";
             case BITS -> "bits";
+            case ALP_RD -> "alp-rd";
             default -> "unknown(" + encoding + ")";
         };
     }

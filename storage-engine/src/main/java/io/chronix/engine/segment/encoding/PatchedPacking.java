@@ -18,9 +18,11 @@ package io.chronix.engine.segment.encoding;
  * exception := index u8 | high bits (value >>> width) as unsigned LEB128
  * </pre>
  *
- * Decoding reads 8 bytes at a time and so may touch up to {@link Encodings#PAD} bytes past {@code
- * end}; it validates every width, count and index against the block and throws {@link
- * EncodingException} on anything impossible.
+ * Decoding unpacks each run of 64 values with {@link BitUnpack}'s straight-line code for its
+ * width (a frame of 128 is two runs); only a short last frame's tail takes the generic loop, which
+ * reads 8 bytes at a time and so may touch up to {@link Encodings#PAD} bytes past {@code end}. It
+ * validates every width, count and index against the block and throws {@link EncodingException}
+ * on anything impossible.
  */
 public final class PatchedPacking {
 
@@ -176,17 +178,25 @@ public final class PatchedPacking {
             }
             return;
         }
+        // whole runs of 64 values are 8·w bytes each: the width-specialised straight-line code
+        int whole = n & ~63;
+        for (int i = 0; i < whole; i += 64) {
+            BitUnpack.unpack64(w, src, pos + i / 8 * w, out, o + i);
+        }
+        if (whole == n) {
+            return;
+        }
+        // the tail of a short last frame: generic, 8-byte loads (PAD covers the overhang)
         long mask = (1L << w) - 1;
+        long bit = (long) whole * w;
         if (w <= 56) {
-            long bit = 0;
-            for (int i = 0; i < n; i++, bit += w) {
+            for (int i = whole; i < n; i++, bit += w) {
                 int at = pos + (int) (bit >>> 3);
                 out[o + i] = (Encodings.getLong(src, at) >>> (bit & 7)) & mask;
             }
             return;
         }
-        long bit = 0;
-        for (int i = 0; i < n; i++, bit += w) {
+        for (int i = whole; i < n; i++, bit += w) {
             int at = pos + (int) (bit >>> 3);
             int sh = (int) (bit & 7);
             long word = Encodings.getLong(src, at) >>> sh;
