@@ -55,6 +55,10 @@ import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.SegmentPassThrough;
 import io.chronix.engine.read.TagPredicate;
+import io.chronix.engine.rollup.MaterialiseReport;
+import io.chronix.engine.rollup.RollupConfig;
+import io.chronix.engine.rollup.RollupInfo;
+import io.chronix.engine.rollup.Rollups;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
 import io.chronix.engine.schema.SchemaRegistry;
@@ -156,6 +160,7 @@ public final class Chronix implements AutoCloseable {
     private final Tombstones tombstones = new Tombstones();
     private final EngineLifecycle lifecycle;
     private volatile RollupRetentionHold rollupHold = RollupRetentionHold.NONE;
+    private final Rollups rollups;
     private volatile Duration retention;
     private final ShardRouter router;
     private final WalMetrics walMetrics = new WalMetrics();
@@ -281,6 +286,9 @@ public final class Chronix implements AutoCloseable {
         this.lifecycle = new EngineLifecycle(new LifecycleAccess(), io, dir, catalog, store, metadata, tombstones, series, schema,
                 compactionLock);
         this.deletedRows = tombstones::deletedTimes;
+        this.rollups = new Rollups(new ChronixRollupHost(this), new RollupCatalog(catalog), router.shardDuration());
+        rollups.load(RollupCatalog.load(catalog));
+        this.rollupHold = rollups.hold();
         this.lastPoints.masking(tombstones::touches, lifecycle::newestRow);
         if (tombstones.size() > 0) {
             lifecycle.repairLiveSeries(); // the sidecars read at open still list series tombstones took whole
@@ -376,6 +384,46 @@ public final class Chronix implements AutoCloseable {
      * @throws io.chronix.engine.error.WalPoisonedException if the WAL cannot make it durable
      */
     public long write(PointBatch batch) {
+        return writeChecked(batch, false, null, true);
+    }
+
+    /**
+     * Writes {@code batch} as {@code options} say: with {@link WriteOptions#backfill()} any
+     * timestamp from the retention cutoff ({@link #retentionCutoff}) of the options' retention — or
+     * of the engine's ({@link #retention(Duration)}); without either, any age — up to the clock
+     * plus the future tolerance is accepted and lands in its own shard; with a series limit as
+     * {@link #write(PointBatch, long)}. Either way a point below the watermark of a rollup reading
+     * its measurement invalidates that rollup's bucket, durably, before the batch is written.
+     *
+     * @throws io.chronix.engine.error.ShardOutOfRangeException naming the accepted window (for a
+     *     backfill: from the retention cutoff); nothing is written
+     */
+    public long write(PointBatch batch, WriteOptions options) {
+        if (options.maxSeries() != Long.MAX_VALUE) {
+            return limited(batch, options.maxSeries(), () -> writeChecked(batch, options.backfill(), options.retention(), true));
+        }
+        return writeChecked(batch, options.backfill(), options.retention(), true);
+    }
+
+    private static final Duration NO_RETENTION_BOUND = Duration.ofNanos(-1);
+
+    /**
+     * A rollup's points: the backfill path with no retention bound (a repair may rewrite any bucket
+     * its source still holds), not waiting for the fsync — the pass syncs the WAL once ({@link
+     * #syncWal}) before it persists the watermark that claims them.
+     */
+    long writeRollupPoints(PointBatch batch) {
+        if (stopping) {
+            throw new EngineClosedException(dir);
+        }
+        return writeChecked(batch, true, NO_RETENTION_BOUND, false);
+    }
+
+    /**
+     * @param retention for a backfill: its bound ({@code null}: the engine's; negative: none)
+     * @param acknowledge return only once durable under the fsync policy (else once in the kernel)
+     */
+    private long writeChecked(PointBatch batch, boolean backfill, Duration retention, boolean acknowledge) {
         if (batch.size() == 0) {
             throw new IllegalArgumentException("empty batch");
         }
@@ -386,10 +434,16 @@ public final class Chronix implements AutoCloseable {
             newest = Math.max(newest, batch.timestamp(p));
         }
         ShardWindow window = router.window(newest, nowNanos());
+        if (backfill) {
+            Duration r = retention != null ? retention : this.retention;
+            long from = r == null || r.isNegative() ? Long.MIN_VALUE : lifecycle.cutoff(r);
+            window = new ShardWindow(from, window.to());
+        }
         for (int p = 0; p < batch.size(); p++) {
             router.check(batch.timestamp(p), window);
         }
         backpressure.pause(); // outside the gate: a delayed writer holds nothing up
+        java.util.concurrent.locks.Lock rollupGate = rollups.beforeWrite(batch); // late points invalidate, durably, first
         long seq;
         gate.readLock().lock();
         try {
@@ -400,10 +454,14 @@ public final class Chronix implements AutoCloseable {
                 wal.append(WalRecordType.SCHEMA, WalCodec.encode(new WalEntry.Schema(added), buf).view());
             }
             WalCodec.encodePoints(batch, buf);
-            seq = wal.appendDurable(batch.size() == 1 ? WalRecordType.DATA : WalRecordType.BATCH, buf.view());
+            WalRecordType type = batch.size() == 1 ? WalRecordType.DATA : WalRecordType.BATCH;
+            seq = acknowledge ? wal.appendDurable(type, buf.view()) : wal.append(type, buf.view());
             insert(batch, seq, null);
         } finally {
             gate.readLock().unlock();
+            if (rollupGate != null) {
+                rollupGate.unlock();
+            }
         }
         if (overThreshold()) {
             flushTask.request();
@@ -498,12 +556,19 @@ public final class Chronix implements AutoCloseable {
     /** Measurement names, sorted. */
     public List<String> measurements() {
         ensureOpen();
+        rollups.currentShapes(); // a rollup target is a measurement from its definition on
         return schema.measurements();
     }
 
     /** A measurement's columns in canonical order: {@code time}, tags by name, fields by name. */
     public Optional<MeasurementSchema> schema(String measurement) {
         ensureOpen();
+        rollups.currentShape(measurement);
+        return schema.schema(measurement);
+    }
+
+    /** The schema as registered, no rollup shape brought up to date (what rollups themselves read). */
+    Optional<MeasurementSchema> registeredSchema(String measurement) {
         return schema.schema(measurement);
     }
 
@@ -516,7 +581,14 @@ public final class Chronix implements AutoCloseable {
      *     unknown measurement answers no batch, with a schema of {@code time} only)
      */
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
-        return scan(request, allocator, false, NO_SKIP, true);
+        ensureOpen();
+        ScanResult view = rollups.scanView(request, allocator, true);
+        return view != null ? view : scan(request, allocator, false, NO_SKIP, true);
+    }
+
+    /** The stored rows, ordered as {@link #scan} or not, with no rollup view (what rollups read). */
+    ScanResult scanStored(ScanRequest request, BufferAllocator allocator, boolean ordered) {
+        return scan(request, allocator, !ordered, NO_SKIP, true);
     }
 
     private static final Aggregator.SegmentPlanner NO_SKIP = (candidates, memtables) -> Set.of();
@@ -532,7 +604,9 @@ public final class Chronix implements AutoCloseable {
      * segment a tombstone applies to — go through the row merge as in {@link #scan}.
      */
     public ScanResult scanUnordered(ScanRequest request, BufferAllocator allocator) {
-        return scan(request, allocator, true, NO_SKIP, true);
+        ensureOpen();
+        ScanResult view = rollups.scanView(request, allocator, false);
+        return view != null ? view : scan(request, allocator, true, NO_SKIP, true);
     }
 
     /**
@@ -790,22 +864,7 @@ public final class Chronix implements AutoCloseable {
 
     /** The columns a scan answers, canonical order; every column for an empty list. */
     private static List<Column> outputColumns(MeasurementSchema ms, ScanRequest request) {
-        if (request.columns().isEmpty()) {
-            return ms.columns();
-        }
-        Set<String> asked = new HashSet<>(request.columns());
-        for (String c : asked) {
-            if (ms.column(c).isEmpty()) {
-                throw new IllegalArgumentException("unknown column [measurement=" + request.measurement() + ", column=" + c + "]");
-            }
-        }
-        List<Column> output = new ArrayList<>();
-        for (Column c : ms.columns()) {
-            if (asked.contains(c.name())) {
-                output.add(c);
-            }
-        }
-        return output;
+        return ms.columnsFor(request.columns());
     }
 
     /**
@@ -818,6 +877,12 @@ public final class Chronix implements AutoCloseable {
      */
     public ScanResult scanLatest(ScanRequest request, BufferAllocator allocator) {
         ensureOpen();
+        ScanResult view = rollups.scanLatestView(request, allocator);
+        return view != null ? view : scanLatestStored(request, allocator);
+    }
+
+    /** {@link #scanLatest} with no rollup view. */
+    ScanResult scanLatestStored(ScanRequest request, BufferAllocator allocator) {
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
             return new ScanResult(MeasurementSchema.toArrow(List.of(Column.time())), List.of());
@@ -1075,7 +1140,17 @@ public final class Chronix implements AutoCloseable {
      */
     public DeleteResult delete(DeleteRequest request) {
         ensureOpen();
-        return lifecycle.delete(request);
+        // under the compaction lock no materialisation runs between the invalidation and the tombstones
+        compactionLock.lock();
+        try {
+            ensureOpen();
+            if (!request.dryRun()) {
+                rollups.beforeDelete(request.measurement(), request.start(), request.end());
+            }
+            return lifecycle.delete(request);
+        } finally {
+            compactionLock.unlock();
+        }
     }
 
     /** Deletes every point of exactly this series (tag set {@code tags}, no other tag) up to its newest stored point. */
@@ -1093,7 +1168,15 @@ public final class Chronix implements AutoCloseable {
      */
     public RetentionResult enforceRetention(Duration retention) {
         ensureOpen();
-        RetentionResult hot = lifecycle.enforceRetention(retention, rollupHold);
+        RetentionResult hot;
+        compactionLock.lock();
+        try {
+            ensureOpen();
+            rollups.materialise(); // what a rollup still needs is kept; materialised first, it needs less
+            hot = lifecycle.enforceRetention(retention, rollupHold);
+        } finally {
+            compactionLock.unlock();
+        }
         if (cold.all().isEmpty() || coldTier == null) {
             return hot;
         }
@@ -1143,6 +1226,138 @@ public final class Chronix implements AutoCloseable {
     public int gc() {
         ensureOpen();
         return lifecycle.gc();
+    }
+
+    // ------------------------------------------------------------------------------------ rollups
+
+    /**
+     * Defines a rollup (see {@link Rollups#add}), durably (catalog fsync) before returning; the
+     * target's shape is declared at once, so it can be queried before its first materialisation.
+     *
+     * @throws io.chronix.engine.rollup.InvalidRollupException for a duplicate name, a target another
+     *     rollup writes, a cycle, or a target holding a same-named column of another kind or type
+     */
+    public RollupInfo addRollup(RollupConfig config) {
+        return underCompactionLock(() -> rollups.add(config));
+    }
+
+    /** Removes a rollup, durably. The target keeps its materialised points (drop them with a delete); its view ends. */
+    public boolean removeRollup(String name) {
+        return underCompactionLock(() -> rollups.remove(name));
+    }
+
+    /** Every rollup with its state, sources before the tiers that read their targets. */
+    public List<RollupInfo> rollups() {
+        ensureOpen();
+        return rollups.list();
+    }
+
+    public Optional<RollupInfo> rollup(String name) {
+        ensureOpen();
+        return rollups.get(name);
+    }
+
+    /** The rollups reading {@code measurement}. */
+    public List<RollupInfo> rollupsForSource(String measurement) {
+        ensureOpen();
+        return rollups.forSource(measurement);
+    }
+
+    /**
+     * Marks {@code [fromNanos, toNanos)} of a rollup for recomputation by the next materialisation
+     * (widened to its buckets; what lies past the watermark is computed anyway), durably.
+     *
+     * @throws io.chronix.engine.rollup.InvalidRollupException for an unknown rollup
+     */
+    public void refreshRollup(String name, long fromNanos, long toNanos) {
+        ensureOpen();
+        rollups.refresh(name, fromNanos, toNanos);
+    }
+
+    /**
+     * Runs a materialisation pass now (repair, then advance, per rollup; see {@link Rollups}); the
+     * compaction and retention passes run one too. Waits for a running pass.
+     */
+    public MaterialiseReport materialiseRollups() {
+        return underCompactionLock(rollups::materialise);
+    }
+
+    /** {@code body} on an open engine, holding the compaction lock: no compaction, retention or materialisation runs meanwhile. */
+    private <T> T underCompactionLock(java.util.function.Supplier<T> body) {
+        ensureOpen();
+        compactionLock.lock();
+        try {
+            ensureOpen();
+            return body.get();
+        } finally {
+            compactionLock.unlock();
+        }
+    }
+
+    /** Declares columns of a measurement (a rollup target's shape). */
+    void declareColumns(String measurement, List<Column> columns) {
+        // new fields are logged like a write's, so the WAL replays them before the points that rely on them
+        List<WalEntry.FieldDeclaration> added = new ArrayList<>();
+        gate.readLock().lock();
+        try {
+            for (Column c : columns) {
+                switch (c.kind()) {
+                    case TAG -> schema.declareTag(measurement, c.name());
+                    case FIELD -> {
+                        if (schema.declareField(measurement, c.name(), c.type())) {
+                            added.add(new WalEntry.FieldDeclaration(measurement, c.name(), c.type()));
+                        }
+                    }
+                    case TIME -> { }
+                }
+            }
+            if (!added.isEmpty()) {
+                wal.append(WalRecordType.SCHEMA, WalCodec.encode(new WalEntry.Schema(added), encodeBuffers.get()).view());
+            }
+        } finally {
+            gate.readLock().unlock();
+        }
+    }
+
+    /** Every WAL record written so far made durable, whatever the fsync policy. */
+    void syncWal() {
+        wal.sync();
+    }
+
+    /** The start of the oldest shard the out-of-order window still admits. */
+    long finalHorizon() {
+        return router.window(Long.MIN_VALUE, nowNanos()).from();
+    }
+
+    /** The oldest timestamp {@code measurement} may hold (memtables are counted whole: an earlier answer only costs empty reads). */
+    java.util.OptionalLong oldestTime(String measurement) {
+        long oldest = Long.MAX_VALUE;
+        boolean any = false;
+        for (SegmentEntry e : metadata.all()) {
+            if (e.measurement().equals(measurement)) {
+                oldest = Math.min(oldest, e.minTime());
+                any = true;
+            }
+        }
+        for (ArchivedSegment a : cold.all()) {
+            if (a.segment().measurement().equals(measurement)) {
+                oldest = Math.min(oldest, a.segment().minTime());
+                any = true;
+            }
+        }
+        for (FlushController c : router.shards()) {
+            for (Memtable m : new Memtable[] {c.active(), c.frozen()}) {
+                if (m != null && !m.isEmpty()) {
+                    oldest = Math.min(oldest, m.minTime());
+                    any = true;
+                }
+            }
+        }
+        return any ? java.util.OptionalLong.of(oldest) : java.util.OptionalLong.empty();
+    }
+
+    void hook(String point) {
+        testHook.accept(point);
     }
 
     /** How rollups hold retention back; {@link RollupRetentionHold#NONE} until rollups exist. */
@@ -1486,6 +1701,7 @@ public final class Chronix implements AutoCloseable {
             ensureOpen();
             CompactionResult r = runCompaction(2, true);
             lifecycle.collectTombstones(); // those whose segments were all compacted away
+            rollups.materialise(); // after every pass: a bucket becomes final by time passing, not by segment count
             return r;
         } catch (CancellationException e) {
             throw new EngineClosedException(dir);
@@ -1511,6 +1727,7 @@ public final class Chronix implements AutoCloseable {
             if (r.groups() > 0) {
                 LOG.log(Level.DEBUG, "maintenance compaction: dir={0} {1}", dir, r);
             }
+            rollups.materialise();
             collectGarbage();
             enforceRetention();
         } catch (CancellationException e) {
@@ -1529,6 +1746,7 @@ public final class Chronix implements AutoCloseable {
     private void enforceRetention() {
         Duration r = retention;
         if (r != null) {
+            rollups.materialise();
             lifecycle.enforceRetention(r, rollupHold);
         }
     }
@@ -1775,6 +1993,10 @@ public final class Chronix implements AutoCloseable {
      *     series; nothing of the batch is written
      */
     public long write(PointBatch batch, long maxSeries) {
+        return limited(batch, maxSeries, () -> write(batch));
+    }
+
+    private long limited(PointBatch batch, long maxSeries, java.util.function.LongSupplier write) {
         long adding = batch.size();
         boolean exact = false;
         while (true) {
@@ -1793,7 +2015,7 @@ public final class Chronix implements AutoCloseable {
             }
         }
         try {
-            return write(batch);
+            return write.getAsLong();
         } finally {
             seriesReserved.addAndGet(-adding);
         }

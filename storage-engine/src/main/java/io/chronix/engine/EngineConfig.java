@@ -93,6 +93,11 @@ public record EngineConfig(FsyncPolicy fsyncPolicy, Duration fsyncInterval, Dura
                 targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);
     }
 
+    public EngineConfig withFsyncInterval(Duration d) {
+        return new EngineConfig(fsyncPolicy, d, shardDuration, oooToleranceShards, futureTolerance, flushThresholdBytes,
+                targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);
+    }
+
     public EngineConfig withShardDuration(Duration d) {
         return new EngineConfig(fsyncPolicy, fsyncInterval, d, oooToleranceShards, futureTolerance, flushThresholdBytes,
                 targetSegmentSizeBytes, walMaxFileSize, clock, io, segments, compactionTrigger, maintenanceInterval);

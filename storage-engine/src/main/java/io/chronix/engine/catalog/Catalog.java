@@ -54,6 +54,7 @@ public final class Catalog implements AutoCloseable {
     private long walFloor;
     private final Map<Long, TombstoneEntry> tombstones = new LinkedHashMap<>();
     private long nextTombstoneId = 1;
+    private final Map<String, RollupEntry> rollups = new LinkedHashMap<>();
     private final CRC32C crc = new CRC32C();
 
     private Catalog(FileIO io, Path file) {
@@ -196,6 +197,15 @@ public final class Catalog implements AutoCloseable {
                 }
             }
             case CatalogFormat.TYPE_DROP_TOMBSTONES -> CatalogFormat.decodeDropTombstones(body).forEach(tombstones::remove);
+            case CatalogFormat.TYPE_ROLLUP_DEFINED -> {
+                RollupEntry e = RollupRecords.decodeDefined(body);
+                rollups.put(e.name(), e);
+            }
+            case CatalogFormat.TYPE_ROLLUP_REMOVED -> rollups.remove(RollupRecords.decodeRemoved(body));
+            case CatalogFormat.TYPE_ROLLUP_STATE -> {
+                RollupRecords.State st = RollupRecords.decodeState(body);
+                rollups.computeIfPresent(st.name(), (k, e) -> e.withState(st.materialisedUntil(), st.invalid()));
+            }
             default -> throw new CatalogFormat.BadBody("unknown record type " + type);
         }
     }
@@ -335,6 +345,50 @@ public final class Catalog implements AutoCloseable {
     /** Live tombstones in issue order. */
     public synchronized List<TombstoneEntry> tombstones() {
         return List.copyOf(tombstones.values());
+    }
+
+    /** Records a rollup definition, durably; its state starts at no watermark and no pending range. */
+    public synchronized void defineRollup(RollupEntry definition) {
+        RollupEntry fresh = definition.withState(Long.MIN_VALUE, new long[0]);
+        append(CatalogFormat.TYPE_ROLLUP_DEFINED, RollupRecords.encodeDefined(fresh));
+        rollups.put(fresh.name(), fresh);
+    }
+
+    /** Forgets a rollup, durably (nothing is written for an unknown name). */
+    public synchronized void removeRollup(String name) {
+        if (!rollups.containsKey(name)) {
+            return;
+        }
+        append(CatalogFormat.TYPE_ROLLUP_REMOVED, RollupRecords.encodeRemoved(name));
+        rollups.remove(name);
+    }
+
+    /**
+     * Records a rollup's state, durably: watermark and pending invalid ranges ({@code [from0, to0,
+     * …]}, ascending, disjoint, at most 64).
+     *
+     * @throws IllegalArgumentException for an unknown rollup or ranges a reader would refuse
+     */
+    public synchronized void rollupState(String name, long materialisedUntil, long[] invalid) {
+        RollupEntry e = rollups.get(name);
+        if (e == null) {
+            throw new IllegalArgumentException("no such rollup in the catalog [name=" + name + "]");
+        }
+        if (invalid.length % 2 != 0 || invalid.length / 2 > RollupRecords.MAX_RANGES) {
+            throw new IllegalArgumentException("rollup ranges malformed [name=" + name + ", values=" + invalid.length + "]");
+        }
+        for (int i = 0; i < invalid.length; i += 2) {
+            if (invalid[i] >= invalid[i + 1] || i > 0 && invalid[i] <= invalid[i - 1]) {
+                throw new IllegalArgumentException("rollup ranges not ascending and disjoint [name=" + name + "]");
+            }
+        }
+        append(CatalogFormat.TYPE_ROLLUP_STATE, RollupRecords.encodeState(name, materialisedUntil, invalid));
+        rollups.put(name, e.withState(materialisedUntil, invalid));
+    }
+
+    /** Rollups in definition order, each with its latest state. */
+    public synchronized List<RollupEntry> rollups() {
+        return List.copyOf(rollups.values());
     }
 
     /** Records schema declarations, durably. */

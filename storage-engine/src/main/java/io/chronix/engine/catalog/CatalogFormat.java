@@ -60,6 +60,13 @@ public final class CatalogFormat {
     /** Tombstones collected because every segment they were issued against has left the catalog. */
     public static final byte TYPE_DROP_TOMBSTONES = 8;
 
+    /** A rollup's definition ({@link RollupRecords}); rollups own 15–19. */
+    public static final byte TYPE_ROLLUP_DEFINED = 15;
+    /** A rollup removed (its target's data stays). */
+    public static final byte TYPE_ROLLUP_REMOVED = 16;
+    /** A rollup's state: watermark and pending invalid ranges, the latest record counting. */
+    public static final byte TYPE_ROLLUP_STATE = 17;
+
     static final byte KIND_TAG = 0;
     static final byte KIND_FIELD = 1;
     static final byte NO_TYPE = (byte) 0xFF;

@@ -32,6 +32,24 @@ public record MeasurementSchema(String measurement, List<Column> columns) {
         return Optional.empty();
     }
 
+    /**
+     * The columns a scan of {@code names} answers, in canonical order; every column for an empty list.
+     *
+     * @throws IllegalArgumentException naming a column this measurement does not have
+     */
+    public List<Column> columnsFor(List<String> names) {
+        if (names.isEmpty()) {
+            return columns;
+        }
+        java.util.Set<String> asked = new java.util.HashSet<>(names);
+        for (String c : asked) {
+            if (column(c).isEmpty()) {
+                throw new IllegalArgumentException("unknown column [measurement=" + measurement + ", column=" + c + "]");
+            }
+        }
+        return columns.stream().filter(c -> asked.contains(c.name())).toList();
+    }
+
     public List<Column> tags() {
         return columns.stream().filter(c -> c.kind() == Column.Kind.TAG).toList();
     }
