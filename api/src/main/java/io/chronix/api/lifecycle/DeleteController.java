@@ -103,7 +103,8 @@ class DeleteController {
         return new DeleteRequest(body.measurement(), tags, s, e, Boolean.TRUE.equals(body.dryRun()), false);
     }
 
-    private static Long timestamp(String field, String value, List<InvalidInputException.FieldError> errors) {
+    /** An RFC 3339 timestamp as epoch nanoseconds; a bad one adds its error and answers {@code null} (as does an absent one). */
+    static Long timestamp(String field, String value, List<InvalidInputException.FieldError> errors) {
         if (value == null) {
             return null;
         }
