@@ -95,13 +95,16 @@ class RollupsAgreeWithModelPropertyTest {
                     log.add("restart");
                 } else {
                     List<String> before = rawTimes(c);
-                    var result = c.enforceRetention(Duration.ofHours(10 + rnd.nextInt(20)));
+                    Duration retention = Duration.ofHours(10 + rnd.nextInt(20));
+                    long cutoff = c.retentionCutoff(retention);
+                    var result = c.enforceRetention(retention);
                     List<String> after = rawTimes(c);
-                    if (!after.containsAll(before)) {
-                        lostBefore = after.isEmpty() ? newest : Long.parseLong(after.getFirst());
+                    if (result.deletedAnything()) {
+                        // the source lost rows before lostBefore; targets (measurements too) lost rows before the cutoff
+                        lostBefore = after.containsAll(before) ? lostBefore : after.isEmpty() ? newest : Long.parseLong(after.getFirst());
                         for (int r = 0; r < ROLLUPS.size(); r++) {
                             TimeBucket b = ROLLUPS.get(r).bucket();
-                            compareFrom[r] = b.startOf(lostBefore) == lostBefore ? lostBefore : b.next(b.startOf(lostBefore));
+                            compareFrom[r] = Math.max(compareFrom[r], Math.max(ceil(b, lostBefore), ceil(b, cutoff)));
                         }
                     }
                     log.add("retention " + result);
@@ -129,6 +132,11 @@ class RollupsAgreeWithModelPropertyTest {
             b.floatField("usage", rnd.nextInt(9) == 0 ? Double.NaN : rnd.nextInt(400) * 0.25);
         }
         return b.integerField("n", rnd.nextInt(2000) - 1000);
+    }
+
+    /** The first bucket boundary at or after {@code t}. */
+    private static long ceil(TimeBucket b, long t) {
+        return b.startOf(t) == t ? t : b.next(b.startOf(t));
     }
 
     /** Timestamps of the surviving raw rows, ascending as numbers. */

@@ -36,6 +36,11 @@ class CatalogFormatContractTest {
         return new TombstoneEntry(id, "cpu", java.util.Map.of("host", "a", "dc", "eu-" + id), -5 - id, 7 + id, new long[] {3, 1});
     }
 
+    static RollupEntry rollup(String name) {
+        return new RollupEntry(name, "cpu", name + "_t", "15m", "Europe/Berlin", name.equals("r1") ? null : "2024-01-15T00:00", 0b1000011,
+                Long.MIN_VALUE, new long[0]);
+    }
+
     private Path write() {
         try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
             c.writeSettings(new CatalogFormat.Settings(3_600_000_000_000L));
@@ -46,6 +51,11 @@ class CatalogFormatContractTest {
             c.dropTombstones(List.of(1L));
             c.removeSegments(List.of(entry(2, "mem").file()));
             c.addSegments(List.of(entry(5, "cpu")));
+            c.defineRollup(rollup("r1"));
+            c.defineRollup(rollup("r2"));
+            c.rollupState("r1", 900, new long[] {-100, 0, 100, 200});
+            c.removeRollup("r2");
+            c.rollupState("r1", 1200, new long[] {100, 200});
             // a compaction of segment 3 whose output id (4) was reserved before segment 5 was flushed
             c.replaceSegments(List.of(entry(3, "cpu").file()), List.of(entry(4, "cpu")));
         }
@@ -66,7 +76,41 @@ class CatalogFormatContractTest {
             assertThat(c.tombstones().getFirst().segmentIds()).containsExactly(1, 3);
             assertThat(c.tombstones().getFirst().tags()).containsExactly(java.util.Map.entry("dc", "eu-2"), java.util.Map.entry("host", "a"));
             assertThat(c.reserveTombstoneIds(1)).isEqualTo(3);
+            assertThat(c.rollups()).containsExactly(rollup("r1").withState(1200, new long[] {100, 200}));
         }
+    }
+
+    @Test
+    void rollupStatesAReaderWouldRefuseAreNotWritten() {
+        try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
+            c.defineRollup(rollup("r1"));
+            assertThatThrownBy(() -> c.rollupState("r1", 0, new long[] {0, 10, 5, 20})).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> c.rollupState("r1", 0, new long[] {10, 10})).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> c.rollupState("nope", 0, new long[0])).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void aRollupStateWithOverlappingRangesIsATypedError() throws Exception {
+        Path f = write();
+        byte[] good = Files.readAllBytes(f);
+        ByteBuffer b = ByteBuffer.wrap(good).order(ByteOrder.LITTLE_ENDIAN);
+        int pos = CatalogFormat.HEADER_SIZE;
+        while (good[pos + CatalogFormat.TYPE_OFFSET] != CatalogFormat.TYPE_ROLLUP_STATE) {
+            pos += CatalogFormat.FRAME_OVERHEAD + b.getInt(pos + CatalogFormat.LENGTH_OFFSET);
+        }
+        int length = b.getInt(pos + CatalogFormat.LENGTH_OFFSET);
+        byte[] forged = RollupRecords.encodeState("r1", 900, new long[] {-100, 150, 100, 200});
+        assertThat(forged.length).isEqualTo(length);
+        byte[] bad = good.clone();
+        System.arraycopy(forged, 0, bad, pos + CatalogFormat.FRAME_OVERHEAD, forged.length);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(bad, pos + CatalogFormat.LENGTH_OFFSET, CatalogFormat.FRAME_OVERHEAD - CatalogFormat.LENGTH_OFFSET + length);
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(pos + CatalogFormat.CRC_OFFSET, (int) crc.getValue());
+        Files.write(f, bad);
+        int at = pos;
+        assertThatThrownBy(() -> Catalog.open(NioFileIO.INSTANCE, dir)).isInstanceOf(CorruptFileException.class)
+                .hasMessageContaining("not ascending and disjoint").hasMessageContaining("offset=" + at);
     }
 
     @Test
