@@ -31,7 +31,7 @@ import java.util.Map;
  * {@code "dryRun": true} (an addition to the contract) answers how many series and points would go.
  */
 @RestController
-@Tag(name = "Data lifecycle", description = "Deletes; admin:<ns> or admin:*.")
+@Tag(name = "Data lifecycle", description = "Rollups and deletes; admin:<ns> or admin:*.")
 @SecurityRequirement(name = "bearer")
 class DeleteController {
 
