@@ -101,6 +101,11 @@ class FailedFlushTest {
             assertThat(c.lastFlushFailure()).isEmpty();
             assertThat(c.memtablePoints()).isZero();
             assertThat(fx.rows(c, ScanRequest.all("m"))).isEqualTo(expected);
+            // everything is in segments: the log rolled over and kept no record
+            assertThat(walFiles()).isEqualTo(1);
+            try (Stream<Path> s = Files.list(dir.resolve("wal"))) {
+                assertThat(Files.size(s.findFirst().orElseThrow())).isEqualTo(io.chronix.engine.wal.WalFormat.HEADER_SIZE);
+            }
         }
         try (Chronix c = fx.open(dir, config)) {
             assertThat(fx.rows(c, ScanRequest.all("m"))).isEqualTo(expected);

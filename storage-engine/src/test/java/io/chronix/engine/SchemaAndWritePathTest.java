@@ -76,6 +76,31 @@ class SchemaAndWritePathTest {
     }
 
     @Test
+    void aConflictAfterARunOfSameShapedPointsIsStillFound() {
+        try (Chronix c = fx.open(dir)) {
+            PointBatch.Builder b = PointBatch.builder();
+            for (int i = 0; i < 50; i++) {
+                b.beginPoint("cpu", T0 + i).tag("host", "h" + i).floatField("usage", i).endPoint();
+            }
+            b.beginPoint("cpu", T0 + 50).tag("host", "h").floatField("usage", 1).integerField("x", 1).endPoint();
+            for (int i = 0; i < 5; i++) {
+                b.beginPoint("cpu", T0 + 51 + i).tag("host", "h").floatField("usage", 1).integerField("x", 1).endPoint();
+            }
+            b.beginPoint("cpu", T0 + 60).tag("host", "h").floatField("usage", 1).floatField("x", 1).endPoint();
+            assertThatThrownBy(() -> c.write(b.build())).isInstanceOf(FieldTypeConflictException.class)
+                    .hasMessageContaining("stored=INTEGER").hasMessageContaining("offered=FLOAT");
+            PointBatch.Builder b2 = PointBatch.builder();
+            for (int i = 0; i < 20; i++) {
+                b2.beginPoint("cpu", T0 + i).tag("host", "h").floatField("usage", i).endPoint();
+            }
+            b2.beginPoint("cpu", T0 + 20).tag("usage", "u").floatField("v", 1).endPoint();
+            assertThatThrownBy(() -> c.write(b2.build())).isInstanceOf(ColumnConflictException.class)
+                    .hasMessageContaining("column=usage");
+            assertThat(c.measurements()).as("nothing of either batch was written").isEmpty();
+        }
+    }
+
+    @Test
     void tagAndFieldOfOneNameOrAColumnNamedTimeAreRefused() {
         try (Chronix c = fx.open(dir)) {
             c.write(cpu(T0, "a", 1));

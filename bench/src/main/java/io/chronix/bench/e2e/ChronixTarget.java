@@ -112,9 +112,11 @@ final class ChronixTarget implements Target {
 
     @Override
     public long bytesOnDisk() throws Exception {
-        // the whole data directory: WAL, segments, catalog (and the embedded accounts database, if
-        // it lives there: the report names what was measured)
-        return PeerProcess.bytesUnder(dataDir);
+        // the time-series data: every namespace's WAL, segments, sidecars and catalog, and the cold
+        // tier's objects. Not the accounts database the service embeds when no PostgreSQL is
+        // configured (about 43 MB of PostgreSQL cluster, whatever the data): it holds tenants and
+        // tokens, is absent with an external database, and would swamp the figure of a small load.
+        return PeerProcess.bytesUnder(dataDir.resolve("namespaces")) + PeerProcess.bytesUnder(dataDir.resolve("cold"));
     }
 
     @Override

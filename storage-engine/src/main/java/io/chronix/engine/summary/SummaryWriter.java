@@ -1,5 +1,6 @@
 package io.chronix.engine.summary;
 
+import com.github.luben.zstd.Zstd;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.segment.SeriesWriter;
@@ -9,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /** The one writer of {@code .summary} files ({@link SummaryFormat}; {@code docs/format/summary.md}). */
@@ -60,14 +62,17 @@ public final class SummaryWriter {
                 }
             }
         }
-        ByteBuffer out = ByteBuffer.allocate(SummaryFormat.HEADER_SIZE + body.size() + SummaryFormat.FOOTER_SIZE)
+        byte[] packed = Zstd.compress(Arrays.copyOf(body.bytes(), body.size()), SummaryFormat.ZSTD_LEVEL);
+        int bodyLength = SummaryFormat.PLAIN_LENGTH_SIZE + packed.length;
+        ByteBuffer out = ByteBuffer.allocate(SummaryFormat.HEADER_SIZE + bodyLength + SummaryFormat.FOOTER_SIZE)
                 .order(ByteOrder.LITTLE_ENDIAN);
         out.put(SummaryFormat.MAGIC);
         out.put((byte) SummaryFormat.VERSION);
         out.put(new byte[3]);
         out.putInt(s.segmentCrc());
+        out.putInt(bodyLength);
         out.putInt(body.size());
-        out.put(body.bytes(), 0, body.size());
+        out.put(packed);
         CRC32C crc = new CRC32C();
         crc.update(out.array(), 0, out.position());
         out.putInt((int) crc.getValue());

@@ -584,11 +584,20 @@ public final class WalWriter implements AutoCloseable {
      * active file is never deleted. Idempotent; safe at any time. The caller's invariant: only call
      * it once everything up to {@code seq} is durable elsewhere (every shard flushed).
      *
+     * <p>When {@code seq} covers every record written and the active file holds any, the log first
+     * rolls over to a new, empty file, so that the old one can go now rather than when it fills: a
+     * flush that leaves nothing in memory would otherwise keep up to {@code maxFileSize} of records
+     * that replay would skip, on disk until the next rotation (51 MB of log beside 3.6 MB of
+     * segments, measured after loading a day of 100 hosts).
+     *
      * @return how many files were deleted
      */
     public int truncateBefore(long seq) {
         writeLock.lock();
         try {
+            if (seq >= writtenSequence && position > WalFormat.HEADER_SIZE && poison == null && !closed) {
+                rotate();
+            }
             int removed = 0;
             // a file's highest sequence is one below the next file's first
             while (files.size() > 1 && files.get(1).startSequence() - 1 <= seq) {

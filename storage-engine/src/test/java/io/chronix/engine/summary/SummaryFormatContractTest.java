@@ -88,21 +88,67 @@ class SummaryFormatContractTest {
     }
 
     @Test
-    void anotherVersionIsRefusedNamingBoth() {
+    void anotherVersionIsRefusedNamingBoth() throws Exception {
         byte[] b = SummaryWriter.encode(sample());
-        b[SummaryFormat.VERSION_OFFSET] = 2;
+        b[SummaryFormat.VERSION_OFFSET] = 3;
         assertThatThrownBy(() -> SummaryReader.decode(PATH, b)).isInstanceOf(UnsupportedFormatVersionException.class)
-                .hasMessageContaining("found=2").hasMessageContaining("expected=1");
+                .hasMessageContaining("found=3").hasMessageContaining("expected=2");
+        byte[] v1 = fixture("/summary-fixture-v1/sample.summary.hex");
+        assertThatThrownBy(() -> SummaryReader.decode(PATH, v1)).as("the plain-bodied version 1")
+                .isInstanceOf(UnsupportedFormatVersionException.class)
+                .hasMessageContaining("found=1").hasMessageContaining("expected=2");
     }
 
     @Test
-    void theFixturePinsVersionOne() throws Exception {
-        byte[] expected;
-        try (InputStream in = getClass().getResourceAsStream("/summary-fixture-v1/sample.summary.hex")) {
-            assertThat(in).as("fixture present").isNotNull();
-            expected = HexFormat.of().parseHex(new String(in.readAllBytes()).strip());
+    void theBodyIsCompressedAndAFrameThatLiesAboutItsLengthIsRefused() {
+        byte[] good = SummaryWriter.encode(sample());
+        byte[] plain = plainBody(good);
+        assertThat(good.length - SummaryFormat.HEADER_SIZE - SummaryFormat.FOOTER_SIZE - SummaryFormat.PLAIN_LENGTH_SIZE)
+                .as("the sample is small, but repetitive enough to shrink").isLessThan(plain.length);
+        for (int delta : new int[] {-1, 1, 1 << 20}) {
+            byte[] bad = good.clone();
+            java.nio.ByteBuffer.wrap(bad).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .putInt(SummaryFormat.HEADER_SIZE, plain.length + delta);
+            resealCrc(bad);
+            assertThatThrownBy(() -> SummaryReader.decode(PATH, bad)).as("plain length off by " + delta)
+                    .isInstanceOf(CorruptFileException.class).hasMessageContaining("path=" + PATH);
         }
-        assertThat(HexFormat.of().formatHex(SummaryWriter.encode(sample()))).isEqualTo(HexFormat.of().formatHex(expected));
+        byte[] garbled = good.clone();
+        garbled[SummaryFormat.HEADER_SIZE + SummaryFormat.PLAIN_LENGTH_SIZE + 1] ^= 0x5A;
+        resealCrc(garbled);
+        assertThatThrownBy(() -> SummaryReader.decode(PATH, garbled)).as("a damaged frame behind a valid CRC")
+                .isInstanceOf(CorruptFileException.class);
+    }
+
+    @Test
+    void theFixturePinsVersionTwo() throws Exception {
+        byte[] expected = fixture("/summary-fixture-v2/sample.summary.hex");
         assertThat(SummaryReader.decode(PATH, expected).sameAs(sample())).isTrue();
+        byte[] written = SummaryWriter.encode(sample());
+        // the framing byte for byte, and the plain body byte for byte (the compressed bytes are the
+        // compressor's business: another Zstandard build may choose another equally valid frame)
+        assertThat(HexFormat.of().formatHex(Arrays.copyOf(written, SummaryFormat.HEADER_SIZE - 4)))
+                .isEqualTo(HexFormat.of().formatHex(Arrays.copyOf(expected, SummaryFormat.HEADER_SIZE - 4)));
+        assertThat(HexFormat.of().formatHex(plainBody(written))).isEqualTo(HexFormat.of().formatHex(plainBody(expected)));
+    }
+
+    private static byte[] fixture(String resource) throws Exception {
+        try (InputStream in = SummaryFormatContractTest.class.getResourceAsStream(resource)) {
+            assertThat(in).as("fixture " + resource + " present").isNotNull();
+            return HexFormat.of().parseHex(new String(in.readAllBytes()).strip());
+        }
+    }
+
+    private static byte[] plainBody(byte[] file) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(file).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int plainLength = b.getInt(SummaryFormat.HEADER_SIZE);
+        int packedAt = SummaryFormat.HEADER_SIZE + SummaryFormat.PLAIN_LENGTH_SIZE;
+        return com.github.luben.zstd.Zstd.decompress(Arrays.copyOfRange(file, packedAt, file.length - SummaryFormat.FOOTER_SIZE), plainLength);
+    }
+
+    private static void resealCrc(byte[] file) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(file, 0, file.length - SummaryFormat.FOOTER_SIZE);
+        java.nio.ByteBuffer.wrap(file).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(file.length - SummaryFormat.FOOTER_SIZE, (int) crc.getValue());
     }
 }

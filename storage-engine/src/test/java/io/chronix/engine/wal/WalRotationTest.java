@@ -3,6 +3,7 @@ package io.chronix.engine.wal;
 import io.chronix.engine.io.SimulatedFileIO;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -86,6 +87,31 @@ class WalRotationTest {
         List<Replayed> back = WalFixtures.recover(config);
         assertThat(back.getLast().sequence()).isEqualTo(41);
         assertThat(back.getFirst().sequence()).isEqualTo(WalFormat.startSequenceOf(WalReader.walFiles(io, DIR).getFirst().getFileName().toString()));
+    }
+
+    @Test
+    void truncatingEverythingWrittenRollsOverSoTheCoveredFileGoesAtOnce() throws IOException {
+        SimulatedFileIO io = WalFixtures.simulated();
+        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_BATCH);
+        try (WalWriter wal = WalWriter.open(config, new WalMetrics())) {
+            for (int i = 0; i < 10; i++) {
+                wal.appendDurable(WalRecordType.DATA, ByteBuffer.wrap(new byte[100]));
+            }
+            Path first = wal.activeFile();
+            assertThat(wal.truncateBefore(9)).as("record 10 is not covered: no roll-over").isZero();
+            assertThat(wal.activeFile()).isEqualTo(first);
+
+            assertThat(wal.truncateBefore(10)).isEqualTo(1);
+            assertThat(WalReader.walFiles(io, DIR)).containsExactly(wal.activeFile());
+            assertThat(wal.activeFile().getFileName().toString()).isEqualTo(WalFormat.fileName(11));
+            assertThat(io.size(wal.activeFile())).as("header only").isEqualTo(WalFormat.HEADER_SIZE);
+            assertThat(wal.truncateBefore(10)).as("an empty active file is not rolled again").isZero();
+            assertThat(wal.activeFile().getFileName().toString()).isEqualTo(WalFormat.fileName(11));
+        }
+        try (WalWriter reopened = WalWriter.open(config, new WalMetrics())) {
+            assertThat(reopened.appendDurable(WalRecordType.DATA, WalFixtures.payload("after"))).isEqualTo(11);
+        }
+        assertThat(WalFixtures.recover(config)).extracting(Replayed::sequence).containsExactly(11L);
     }
 
     @Test
