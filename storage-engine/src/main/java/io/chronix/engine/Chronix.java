@@ -384,7 +384,7 @@ public final class Chronix implements AutoCloseable {
      * @throws io.chronix.engine.error.WalPoisonedException if the WAL cannot make it durable
      */
     public long write(PointBatch batch) {
-        return writeChecked(batch, false, null);
+        return writeChecked(batch, false, null, true);
     }
 
     /**
@@ -400,23 +400,30 @@ public final class Chronix implements AutoCloseable {
      */
     public long write(PointBatch batch, WriteOptions options) {
         if (options.maxSeries() != Long.MAX_VALUE) {
-            return limited(batch, options.maxSeries(), () -> writeChecked(batch, options.backfill(), options.retention()));
+            return limited(batch, options.maxSeries(), () -> writeChecked(batch, options.backfill(), options.retention(), true));
         }
-        return writeChecked(batch, options.backfill(), options.retention());
+        return writeChecked(batch, options.backfill(), options.retention(), true);
     }
 
     private static final Duration NO_RETENTION_BOUND = Duration.ofNanos(-1);
 
-    /** A rollup's points: the backfill path with no retention bound (a repair may rewrite any bucket its source still holds). */
+    /**
+     * A rollup's points: the backfill path with no retention bound (a repair may rewrite any bucket
+     * its source still holds), not waiting for the fsync — the pass syncs the WAL once ({@link
+     * #syncWal}) before it persists the watermark that claims them.
+     */
     long writeRollupPoints(PointBatch batch) {
         if (stopping) {
             throw new EngineClosedException(dir);
         }
-        return writeChecked(batch, true, NO_RETENTION_BOUND);
+        return writeChecked(batch, true, NO_RETENTION_BOUND, false);
     }
 
-    /** @param retention for a backfill: its bound ({@code null}: the engine's; negative: none) */
-    private long writeChecked(PointBatch batch, boolean backfill, Duration retention) {
+    /**
+     * @param retention for a backfill: its bound ({@code null}: the engine's; negative: none)
+     * @param acknowledge return only once durable under the fsync policy (else once in the kernel)
+     */
+    private long writeChecked(PointBatch batch, boolean backfill, Duration retention, boolean acknowledge) {
         if (batch.size() == 0) {
             throw new IllegalArgumentException("empty batch");
         }
@@ -447,7 +454,8 @@ public final class Chronix implements AutoCloseable {
                 wal.append(WalRecordType.SCHEMA, WalCodec.encode(new WalEntry.Schema(added), buf).view());
             }
             WalCodec.encodePoints(batch, buf);
-            seq = wal.appendDurable(batch.size() == 1 ? WalRecordType.DATA : WalRecordType.BATCH, buf.view());
+            WalRecordType type = batch.size() == 1 ? WalRecordType.DATA : WalRecordType.BATCH;
+            seq = acknowledge ? wal.appendDurable(type, buf.view()) : wal.append(type, buf.view());
             insert(batch, seq, null);
         } finally {
             gate.readLock().unlock();

@@ -4,8 +4,8 @@ import java.util.OptionalLong;
 
 /**
  * How rollups hold retention back (seed 001 "Rollup": retention drops data only once every rollup
- * rooted at its measurement is materialised past it). Rollups are not built yet; {@link #NONE}
- * holds nothing.
+ * rooted at its measurement is materialised past it). The engine's rollups
+ * ({@code io.chronix.engine.rollup.Rollups#hold()}) supply it; {@link #NONE} holds nothing.
  */
 @FunctionalInterface
 public interface RollupRetentionHold {

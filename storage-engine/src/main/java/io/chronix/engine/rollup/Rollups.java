@@ -58,7 +58,8 @@ public final class Rollups {
     private final long windowNanos;
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
     private final RollupView view;
-    private int chunksWritten;
+    /** Points written since the last flush: one every {@link #CHUNKS_PER_FLUSH} chunks of {@link TargetPoints#CHUNK}. */
+    private long pointsSinceFlush;
 
     /** @param windowNanos the span of source time an advance reads at once (the shard duration) */
     public Rollups(RollupHost host, RollupRegistry.Store store, long windowNanos) {
@@ -258,7 +259,6 @@ public final class Rollups {
         }
         try {
             for (TimeRange r : ranges) {
-                host.deleteRange(c.target(), r.from(), r.to() - 1);
                 foldRange(c, r.from(), r.to(), counters);
             }
             host.syncWal();
@@ -305,7 +305,7 @@ public final class Rollups {
             int windows = 0;
             while (a < end) {
                 long b = windowEnd(bucket, a, end);
-                foldWindow(c, a, b, counters);
+                foldWindow(c, a, b, counters, false);
                 a = b;
                 if (++windows % WINDOWS_PER_CHECKPOINT == 0 && a < end) {
                     host.syncWal();
@@ -336,13 +336,19 @@ public final class Rollups {
         long a = from;
         while (a < to) {
             long b = windowEnd(c.bucket(), a, to);
-            foldWindow(c, a, b, counters);
+            foldWindow(c, a, b, counters, true);
             a = b;
         }
     }
 
-    /** Reads one window of the source, folds it in order and — only if all of it folded — writes its points. */
-    private void foldWindow(RollupConfig c, long from, long to, long[] counters) {
+    /**
+     * Reads one window of the source, folds it in order and — only if all of it folded — writes its
+     * points. A repair ({@code replace}) first deletes the target's points over the window if
+     * writing the new ones over them would leave a stale value: a stored bucket the recomputation
+     * no longer has (its source rows were deleted), or a field it no longer has. Otherwise the new
+     * points simply win (last write wins, field by field) and no delete is needed.
+     */
+    private void foldWindow(RollupConfig c, long from, long to, long[] counters, boolean replace) {
         Optional<MeasurementSchema> found = host.schema(c.source());
         if (found.isEmpty()) {
             return;
@@ -364,9 +370,14 @@ public final class Rollups {
         acc.finish();
         counters[1] += fold.rows();
         counters[0] += points.points();
+        if (replace && points.wouldLeaveStale(host, from, to)) {
+            host.deleteRange(c.target(), from, to - 1);
+        }
         points.drainTo(batch -> {
             host.writeTarget(batch);
-            if (++chunksWritten % CHUNKS_PER_FLUSH == 0) {
+            pointsSinceFlush += batch.size();
+            if (pointsSinceFlush >= (long) CHUNKS_PER_FLUSH * TargetPoints.CHUNK) {
+                pointsSinceFlush = 0;
                 host.flush();
             }
         });
