@@ -54,6 +54,12 @@ final class Aggregator {
     /** The scan hook: decides, on the scan's own snapshot of segments and memtables, which segments it skips. */
     interface SegmentPlanner {
         Set<String> skip(List<SegmentEntry> candidates, List<Memtable> memtables);
+
+        /** As {@link #skip(List, List)}, also given the scan's archived candidates (which may hold the same rows). */
+        default Set<String> skip(List<SegmentEntry> candidates, List<Memtable> memtables,
+                List<io.chronix.engine.archive.ArchivedSegment> archived) {
+            return skip(candidates, memtables);
+        }
     }
 
     /** The scan the aggregator reads the rest through (the engine's scan with a planner). */

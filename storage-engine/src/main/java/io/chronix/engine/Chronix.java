@@ -609,6 +609,46 @@ public final class Chronix implements AutoCloseable {
         return view != null ? view : scan(request, allocator, true, NO_SKIP, true);
     }
 
+    /**
+     * How many rows {@link #scanUnordered} answers for {@code request} (its columns do not matter),
+     * without decoding what need not be: a segment that lies wholly inside the range, that no
+     * other source overlaps in time (no other segment, memtable or archived segment — so nothing
+     * can overwrite a row of it) and that no tombstone touches contributes its row count from the
+     * catalog; everything else is scanned as {@link #scanUnordered} scans it, {@code time} only.
+     * With tag predicates every segment is scanned (its series table could answer; not done yet).
+     */
+    public long countRows(ScanRequest request, BufferAllocator allocator) {
+        long from = request.from();
+        long to = request.to();
+        long[] counted = {0};
+        Aggregator.SegmentPlanner planner = new Aggregator.SegmentPlanner() {
+            @Override
+            public Set<String> skip(List<SegmentEntry> candidates, List<Memtable> memtables) {
+                return Set.of(); // never called by the scan; skipping nothing is always right
+            }
+
+            @Override
+            public Set<String> skip(List<SegmentEntry> candidates, List<Memtable> memtables, List<ArchivedSegment> archived) {
+                if (!request.tags().isEmpty()) {
+                    return Set.of();
+                }
+                Set<String> skip = new HashSet<>();
+                // the scan calls this only when no tombstone touches any candidate
+                for (SegmentEntry e : settledSegments(candidates, memtables, List.of(), archived, from, to)) {
+                    if (e.minTime() >= from && e.maxTime() <= to) {
+                        counted[0] += e.rowCount();
+                        skip.add(e.file());
+                    }
+                }
+                return skip;
+            }
+        };
+        ScanRequest timeOnly = new ScanRequest(request.measurement(), List.of(Column.TIME), from, to, request.tags());
+        try (ScanResult r = scan(timeOnly, allocator, true, planner, true)) {
+            return counted[0] + r.rowCount();
+        }
+    }
+
     /** The scan; {@code planner} picks segments to leave out, from the scan's own snapshot (aggregates answered from summaries); without
      * {@code memtables} only what segments hold (a delete's count of stored rows). */
     private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner,
@@ -657,7 +697,7 @@ public final class Chronix implements AutoCloseable {
         List<Memtable> memtables = new ArrayList<>(frozens);
         memtables.addAll(actives);
         // a summary counts rows a tombstone deletes: with one in play, every segment is read
-        Set<String> skipped = segments.stream().anyMatch(tombstones::touches) ? Set.of() : planner.skip(segments, memtables);
+        Set<String> skipped = segments.stream().anyMatch(tombstones::touches) ? Set.of() : planner.skip(segments, memtables, archived);
         if (!skipped.isEmpty()) {
             segments = segments.stream().filter(e -> !skipped.contains(e.file())).toList();
         }

@@ -154,6 +154,20 @@ final class RandomPointsModel {
             List<String> want = expected(m, canonicalProjection, from, to, key, value == null ? "<null>" : "\"" + value + "\"");
             assertThat(sorted(fx.rows(c, req))).as(when + " " + req).isEqualTo(want);
             assertThat(sorted(fx.rowsUnordered(c, req))).as(when + " unordered " + req).isEqualTo(want);
+            assertThat(c.countRows(ScanRequest.all(m), fx.allocator)).as(when + " count of " + m).isEqualTo(whole.size());
+            assertThat(c.countRows(ScanRequest.all(m).withTimeRange(from, to), fx.allocator)).as(when + " count in range of " + m)
+                    .isEqualTo(expected(m, List.of("time"), from, to, null, null).size());
+            assertThat(c.countRows(req, fx.allocator)).as(when + " count of " + req).isEqualTo(want.size());
+            // a set of two values: the series it selects are apart in storage, so reads gather stretches
+            String a = key + rnd.nextInt(3);
+            String b = key + rnd.nextInt(3);
+            ScanRequest inReq = new ScanRequest(m, projection, from, to, List.of(new TagPredicate.In(key, new java.util.HashSet<>(List.of(a, b)))));
+            List<String> inWant = new ArrayList<>(expected(m, canonicalProjection, from, to, key, "\"" + a + "\""));
+            if (!a.equals(b)) {
+                inWant.addAll(expected(m, canonicalProjection, from, to, key, "\"" + b + "\""));
+            }
+            assertThat(sorted(fx.rows(c, inReq))).as(when + " " + inReq).isEqualTo(sorted(inWant));
+            assertThat(sorted(fx.rowsUnordered(c, inReq))).as(when + " unordered " + inReq).isEqualTo(sorted(inWant));
         }
     }
 

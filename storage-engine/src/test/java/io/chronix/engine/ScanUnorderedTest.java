@@ -158,4 +158,24 @@ class ScanUnorderedTest {
         ScanResultRows none = both(ScanRequest.all("cpu").withTags(new TagPredicate.Eq("dc", "west")));
         assertThat(none.rows()).isZero();
     }
+
+    @Test
+    void aCountOfSettledSegmentsInsideTheRangeReadsNoBlock() {
+        io.chronix.engine.cache.BlockCache cache = io.chronix.engine.cache.BlockCache.create(64L << 20);
+        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100)
+                .withBlockCache(cache));
+        write(T0, 60, 4, false);
+        write(T0 + 600 * SECOND, 60, 4, false);
+        engine.flush();
+        write(T0 + 1200 * SECOND, 10, 4, false); // in the memtable: counted by scanning it
+        assertThat(engine.countRows(ScanRequest.all("cpu"), fx.allocator)).isEqualTo(520);
+        assertThat(cache.stats().hits() + cache.stats().misses()).as("no block read for settled segments").isZero();
+        // a range cutting the first segment: that one is scanned, the second still counted
+        assertThat(engine.countRows(ScanRequest.all("cpu").withTimeRange(T0 + 30 * SECOND, T0 + 1200 * SECOND), fx.allocator))
+                .isEqualTo(4 * 30 + 240 + 4);
+        assertThat(cache.stats().misses()).as("the cut segment's time block").isEqualTo(1);
+        // an overwrite in the memtable over the second segment's time: that segment is no longer settled
+        write(T0 + 600 * SECOND, 1, 4, false);
+        assertThat(engine.countRows(ScanRequest.all("cpu"), fx.allocator)).isEqualTo(520);
+    }
 }

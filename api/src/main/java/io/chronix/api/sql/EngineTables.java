@@ -28,6 +28,12 @@ public record EngineTables(Chronix engine) implements SqlQuery.Tables {
         return engine.scanUnordered(request, allocator);
     }
 
+    /** From segment row counts where the engine can prove them equal to a scan's, the rest scanned. */
+    @Override
+    public long countRows(ScanRequest request, BufferAllocator allocator) {
+        return engine.countRows(request, allocator);
+    }
+
     /** Each series' newest row from the engine's last-value cache (the plan is unbounded above). */
     @Override
     public ScanResult scanNewest(ScanRequest request, BufferAllocator allocator) {

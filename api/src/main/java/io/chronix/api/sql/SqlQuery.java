@@ -6,7 +6,12 @@ import io.chronix.engine.schema.MeasurementSchema;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import io.chronix.engine.read.BatchListReader;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBResultSet;
@@ -56,6 +61,13 @@ public final class SqlQuery implements AutoCloseable {
         default ScanResult scanNewest(ScanRequest request, BufferAllocator allocator) {
             return scan(request, allocator);
         }
+
+        /** How many rows {@link #scan} would answer; a scan and a sum answers the same, slower. */
+        default long countRows(ScanRequest request, BufferAllocator allocator) {
+            try (ScanResult r = scan(request, allocator)) {
+                return r.rowCount();
+            }
+        }
     }
 
     /** What one measurement's scan read. */
@@ -79,6 +91,8 @@ public final class SqlQuery implements AutoCloseable {
     private volatile boolean cancelled;
     private ResultSet resultSet;
     private ArrowReader reader;
+    /** The answer of a bare count, computed by the engine; {@code null} for every other statement. */
+    private ScanResult count;
 
     private SqlQuery(String sql, DuckDBConnection connection, BufferAllocator allocator, Map<String, Integer> references, boolean hasCtes) {
         this.sql = sql;
@@ -103,18 +117,20 @@ public final class SqlQuery implements AutoCloseable {
         }
         SqlQuery q = null;
         try {
-            String serialized;
-            try (PreparedStatement ps = c.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)")) {
-                ps.setString(1, sql);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    serialized = rs.getString(1);
-                }
-            }
+            String serialized = sandbox.serialize(sql);
             Set<String> measurements = Set.copyOf(tables.measurements());
             StatementAnalysis.Result analysis = StatementAnalysis.analyse(sql, serialized, measurements, tables::schema,
                     (text, type) -> epochNanos(c, text, type));
             q = new SqlQuery(sql, c, allocator, analysis.references(), analysis.hasCtes());
+            if (analysis.countColumn() != null) {
+                // SELECT count(*) FROM m [WHERE exact conjuncts]: the engine counts, DuckDB has nothing to do
+                Map.Entry<String, ScanPlan> only = analysis.plans().entrySet().iterator().next();
+                long rows = tables.countRows(only.getValue().toRequest(), allocator);
+                q.count = countAnswer(analysis.countColumn(), rows, allocator);
+                q.results.add(q.count);
+                q.scans.add(new TableScan(only.getKey(), only.getValue(), 1, rows, 0, 0));
+                return q;
+            }
             for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
                 ScanPlan plan = e.getValue();
                 ScanResult r = plan.newestOnly() ? tables.scanNewest(plan.toRequest(), allocator) : tables.scan(plan.toRequest(), allocator);
@@ -139,6 +155,22 @@ public final class SqlQuery implements AutoCloseable {
         }
     }
 
+    /** DuckDB's answer to a bare {@code count(*)}: one nullable {@code BIGINT} column, one row. */
+    private static ScanResult countAnswer(String column, long rows, BufferAllocator allocator) {
+        Schema schema = new Schema(List.of(Field.nullable(column, new ArrowType.Int(64, true))));
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        try {
+            BigIntVector v = (BigIntVector) root.getVector(0);
+            v.allocateNew(1);
+            v.set(0, rows);
+            root.setRowCount(1);
+            return new ScanResult(schema, List.of(root));
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
+        }
+    }
+
     private static void closeQuietly(SqlQuery q, DuckDBConnection c) {
         if (q != null) {
             q.close();
@@ -149,6 +181,11 @@ public final class SqlQuery implements AutoCloseable {
                 // nothing registered yet
             }
         }
+    }
+
+    /** Whether the engine's row count answers the statement (a bare {@code count(*)}), so DuckDB runs nothing. */
+    public boolean countedByEngine() {
+        return count != null;
     }
 
     /** What the scans read, per measurement, in the order they were scanned. */
@@ -164,6 +201,13 @@ public final class SqlQuery implements AutoCloseable {
      * @throws QueryCancelledException if {@link #cancel()} interrupted it
      */
     public ArrowReader execute() {
+        if (count != null) {
+            if (cancelled) {
+                throw new QueryCancelledException();
+            }
+            reader = new BatchListReader(allocator, count.schema(), count.batches());
+            return reader;
+        }
         try {
             return run(false);
         } catch (SQLException e) {
@@ -289,6 +333,10 @@ public final class SqlQuery implements AutoCloseable {
         };
         if (cast == null) {
             return OptionalLong.empty();
+        }
+        OptionalLong plain = PlainTimestamps.epochNanos(text, cast);
+        if (plain.isPresent()) {
+            return plain; // the usual literal: no round trip
         }
         try (PreparedStatement ps = c.prepareStatement("SELECT epoch_ns(CAST(CAST(?::VARCHAR AS " + cast + ") AS TIMESTAMP_NS))")) {
             ps.setString(1, text);

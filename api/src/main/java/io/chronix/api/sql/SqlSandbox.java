@@ -3,6 +3,8 @@ package io.chronix.api.sql;
 import org.duckdb.DuckDBConnection;
 
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -26,6 +28,10 @@ import java.util.Properties;
  * {@code time_bucket} on the timestamp floored to the microsecond, which is exact since calendar
  * boundaries are whole microseconds. Origins: {@code time_bucket} as DuckDB (2000-01-03 for fixed
  * widths, 2000-01-01 for calendar ones), {@code date_bin} the Unix epoch unless given.
+ *
+ * <p>{@link #serialize} parses tenant statements ({@code json_serialize_sql}) on a few pooled
+ * connections of the same instance, each with that statement prepared once; they register nothing,
+ * so sharing them between queries shares no table.
  */
 public final class SqlSandbox implements AutoCloseable {
 
@@ -51,6 +57,22 @@ public final class SqlSandbox implements AutoCloseable {
 
     private final DuckDBConnection root;
     private final Limits limits;
+    /** Idle parsers: a connection each, with {@code json_serialize_sql} prepared once (it reads no table). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Parser> parsers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger idleParsers = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int MAX_IDLE_PARSERS = 8;
+    private volatile boolean closed;
+
+    private record Parser(DuckDBConnection connection, PreparedStatement statement) {
+        void close() {
+            try {
+                statement.close();
+                connection.close();
+            } catch (SQLException ignored) {
+                // an in-memory connection holds nothing to flush
+            }
+        }
+    }
 
     /**
      * @param threads          DuckDB worker threads, shared by all queries of the instance
@@ -111,8 +133,59 @@ public final class SqlSandbox implements AutoCloseable {
         return root.duplicate();
     }
 
+    /**
+     * DuckDB's parse tree of {@code sql} as JSON ({@code json_serialize_sql}), from a pooled
+     * connection whose statement is prepared once: a query's analysis then costs one execution,
+     * not a prepare and an execution. Thread-safe.
+     */
+    public String serialize(String sql) throws SQLException {
+        Parser p = parsers.poll();
+        if (p != null) {
+            idleParsers.decrementAndGet();
+        } else {
+            DuckDBConnection c = root.duplicate();
+            try {
+                p = new Parser(c, c.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)"));
+            } catch (SQLException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
+        }
+        boolean ok = false;
+        try {
+            p.statement().setString(1, sql);
+            String json;
+            try (ResultSet rs = p.statement().executeQuery()) {
+                rs.next();
+                json = rs.getString(1);
+            }
+            ok = true;
+            return json;
+        } finally {
+            if (ok && !closed && idleParsers.incrementAndGet() <= MAX_IDLE_PARSERS) {
+                parsers.offer(p);
+                if (closed) {
+                    drainParsers(); // close() ran meanwhile
+                }
+            } else {
+                if (ok && !closed) {
+                    idleParsers.decrementAndGet();
+                }
+                p.close();
+            }
+        }
+    }
+
+    private void drainParsers() {
+        for (Parser p; (p = parsers.poll()) != null; ) {
+            p.close();
+        }
+    }
+
     @Override
     public void close() {
+        closed = true;
+        drainParsers();
         try {
             root.close();
         } catch (SQLException e) {

@@ -71,7 +71,13 @@ public final class StatementAnalysis {
     }
 
     /** The outcome: per measurement, the scan serving every reference, and how often it is referenced. */
-    public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes) {
+    /**
+     * @param countColumn non-null if the statement is {@code SELECT count(*) [AS name] FROM m [WHERE …]}
+     *     with nothing else and every conjunct answered exactly by the one plan's scan — its answer
+     *     is then the plan's row count, in one {@code BIGINT} column of this name (DuckDB's own:
+     *     the alias, else {@code count_star()})
+     */
+    public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes, String countColumn) {
         public Result {
             plans = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(plans));
             references = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(references));
@@ -108,7 +114,9 @@ public final class StatementAnalysis {
         } else {
             a.plans.replaceAll((m, p) -> p.columns().isEmpty() ? p : a.projected(p));
         }
-        return new Result(a.plans, a.references, !a.cteNames.isEmpty());
+        String countColumn = a.cteNames.isEmpty() && a.plans.size() == 1 && a.references.values().iterator().next() == 1
+                ? a.countOfRows(statements.get(0).path("node")) : null;
+        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), countColumn);
     }
 
     /** First pass: CTE names, column names, anything that forces every column. */
@@ -391,6 +399,78 @@ public final class StatementAnalysis {
             }
         }
         return true;
+    }
+
+    /**
+     * The output column name if {@code select} is exactly {@code SELECT count(*) [AS name] FROM m
+     * [WHERE c AND …]} — no grouping, modifier, sample, filter or DISTINCT — and each conjunct is
+     * one the scan applies exactly (tags as {@link #tagOrTimeLowerBound} lists them, time compared
+     * with a literal read at the nanosecond); otherwise {@code null}.
+     */
+    private String countOfRows(JsonNode select) {
+        JsonNode from = select.path("from_table");
+        if (!"SELECT_NODE".equals(select.path("type").asString("")) || !"BASE_TABLE".equals(from.path("type").asString(""))
+                || present(from.path("sample")) || present(from.path("at_clause")) || from.path("column_name_alias").size() > 0
+                || select.path("group_expressions").size() > 0 || select.path("group_sets").size() > 0
+                || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
+                || select.path("modifiers").size() > 0 || select.path("cte_map").path("map").size() > 0
+                || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))
+                || select.path("select_list").size() != 1) {
+            return null;
+        }
+        Optional<String> m = resolve(from);
+        MeasurementSchema schema = m.flatMap(schemas).orElse(null);
+        if (schema == null) {
+            return null;
+        }
+        JsonNode f = select.path("select_list").get(0);
+        if (!"FUNCTION".equals(f.path("class").asString("")) || !"count_star".equals(f.path("function_name").asString(""))
+                || !f.path("schema").asString("").isEmpty() || !f.path("catalog").asString("").isEmpty()
+                || f.path("arguments").size() > 0 || f.path("distinct").asBoolean(false) || present(f.path("filter"))
+                || f.path("order_bys").path("orders").size() > 0 || f.path("export_state").asBoolean(false)) {
+            return null;
+        }
+        String alias = from.path("alias").asString("");
+        String qualifier = alias.isEmpty() ? from.path("table_name").asString("") : alias;
+        List<JsonNode> conjuncts = new ArrayList<>();
+        flattenAnd(select.path("where_clause"), conjuncts);
+        Set<String> tagsSeen = new HashSet<>();
+        for (JsonNode c : conjuncts) {
+            if (exactTimeComparison(c, qualifier, schema)) {
+                continue; // the pushdown intersects every time bound
+            }
+            if (isTimeComparison(c, qualifier, schema) || !tagOrTimeLowerBound(c, qualifier, schema)) {
+                return null;
+            }
+            JsonNode tag = "COMPARISON".equals(c.path("class").asString("")) ? Comparison.of(c).column() : c.path("children").get(0);
+            if (!tagsSeen.add(column(tag, qualifier, schema).orElseThrow().name())) {
+                return null; // the pushdown keeps one predicate per tag
+            }
+        }
+        String name = f.path("alias").asString("");
+        return name.isEmpty() ? "count_star()" : name;
+    }
+
+    private boolean isTimeComparison(JsonNode c, String qualifier, MeasurementSchema schema) {
+        return "COMPARISON".equals(c.path("class").asString(""))
+                && column(Comparison.of(c).column(), qualifier, schema).map(col -> col.kind() == Column.Kind.TIME).orElse(false);
+    }
+
+    /** {@code time <op> literal} whose bound the scan holds exactly: a literal read at the nanosecond, no microsecond slack. */
+    private boolean exactTimeComparison(JsonNode c, String qualifier, MeasurementSchema schema) {
+        if (!isTimeComparison(c, qualifier, schema)) {
+            return false;
+        }
+        Comparison cmp = Comparison.of(c);
+        JsonNode literal = cmp.value();
+        if ("CAST".equals(literal.path("class").asString(""))) {
+            String type = literal.path("type_expr").path("type_name").asString("").toUpperCase(Locale.ROOT);
+            if (!type.equals("TIMESTAMP_NS") || literal.path("try_cast").asBoolean(false)) {
+                return false;
+            }
+        }
+        long[] range = cmp.op() == null ? null : timeRange(cmp.op(), literal);
+        return range != null && (range[0] != Long.MIN_VALUE || range[1] != Long.MAX_VALUE);
     }
 
     private static boolean present(JsonNode n) {

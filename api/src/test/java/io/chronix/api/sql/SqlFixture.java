@@ -34,9 +34,16 @@ public final class SqlFixture implements AutoCloseable {
     private final Path dir;
     public Chronix engine;
 
+    private final EngineConfig config;
+
     public SqlFixture(Path dir) {
+        this(dir, config());
+    }
+
+    public SqlFixture(Path dir, EngineConfig config) {
         this.dir = dir;
-        this.engine = Chronix.open(dir, config(), scheduler);
+        this.config = config;
+        this.engine = Chronix.open(dir, config, scheduler);
     }
 
     public static EngineConfig config() {
@@ -51,7 +58,7 @@ public final class SqlFixture implements AutoCloseable {
 
     public void reopen() {
         engine.close();
-        engine = Chronix.open(dir, config(), scheduler);
+        engine = Chronix.open(dir, config, scheduler);
     }
 
     public EngineTables tables() {

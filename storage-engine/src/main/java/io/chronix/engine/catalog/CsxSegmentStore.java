@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -300,9 +301,9 @@ public final class CsxSegmentStore implements SegmentStore {
                     predicateColumns.add(p.key());
                 }
             }
-            boolean[] wanted = tags.isEmpty() ? null : rowGroupsWithMatchingSeries(h, file, from, to, tags);
+            int[][] wanted = tags.isEmpty() ? null : rowRangesOfMatchingSeries(h, file, tags);
             for (int rg : r.rowGroupsOverlapping(from, to)) {
-                if (wanted != null && !wanted[rg]) {
+                if (wanted != null && wanted[rg] == null) {
                     continue;
                 }
                 // no series table: decode the predicate's tag columns first and the rest only where
@@ -314,7 +315,8 @@ public final class CsxSegmentStore implements SegmentStore {
                         }
                     }
                 }
-                try (VectorSchemaRoot root = r.readRowGroup(allocator, rg, columns)) {
+                boolean whole = wanted == null || wanted[rg].length == 0;
+                try (VectorSchemaRoot root = whole ? r.readRowGroup(allocator, rg, columns) : r.readRowGroupRows(allocator, rg, columns, wanted[rg])) {
                     sink.accept(root);
                 }
             }
@@ -324,22 +326,26 @@ public final class CsxSegmentStore implements SegmentStore {
     }
 
     /**
-     * Which row groups hold rows of a series that passes {@code tags} within {@code [from, to]},
-     * from the segment's series table (its {@code .series} sidecar, rebuilt if missing); {@code null}
-     * if there is no usable table, and the caller probes instead.
+     * Where the series that pass {@code tags} lie, per row group, from the segment's series table
+     * (its {@code .series} sidecar, rebuilt if missing): {@code null} for a row group holding none of
+     * them, an empty array for one where they fill most of it (read whole), else their rows as
+     * {@code [start0, count0, …]} within the row group, adjacent series joined. {@code null} for
+     * the whole answer if there is no usable table, and the caller probes instead.
      */
-    private boolean[] rowGroupsWithMatchingSeries(Handle h, SegmentFile file, long from, long to, List<TagPredicate> tags) {
+    private int[][] rowRangesOfMatchingSeries(Handle h, SegmentFile file, List<TagPredicate> tags) {
         SeriesIndex index = seriesOf(h, file);
         if (index == null) {
             return null;
         }
         List<SegmentMeta.RowGroup> groups = h.reader.rowGroups();
-        boolean[] wanted = new boolean[groups.size()];
+        int[][] ranges = new int[groups.size()][];
+        int[] counts = new int[groups.size()];
         int[] position = new int[tags.size()];
         for (int i = 0; i < tags.size(); i++) {
             position[i] = index.tagNames().indexOf(tags.get(i).key());
         }
-        for (SeriesIndex.Key key : index.series()) {
+        int g = 0;
+        for (SeriesIndex.Key key : index.series()) { // stored order: first rows ascend
             // no pruning by the key's minTime/maxTime: they once excluded a series with a row in
             // range (README, open questions for segments); row groups are time-pruned anyway
             boolean pass = true;
@@ -351,14 +357,50 @@ public final class CsxSegmentStore implements SegmentStore {
             }
             long first = key.firstRow();
             long end = first + key.rowCount();
-            for (int g = 0; g < groups.size(); g++) {
+            g = Math.min(g, groups.size() - 1);
+            while (g > 0 && groups.get(g).firstRow() > first) {
+                g--; // not expected (keys ascend), but never miss a row group
+            }
+            for (; g < groups.size(); g++) {
                 SegmentMeta.RowGroup rg = groups.get(g);
-                if (rg.firstRow() < end && rg.firstRow() + rg.rowCount() > first) {
-                    wanted[g] = true;
+                long rgEnd = rg.firstRow() + rg.rowCount();
+                if (rgEnd <= first) {
+                    continue;
+                }
+                if (rg.firstRow() >= end) {
+                    break;
+                }
+                int start = (int) (Math.max(first, rg.firstRow()) - rg.firstRow());
+                int stop = (int) (Math.min(end, rgEnd) - rg.firstRow());
+                int[] r = ranges[g] == null ? (ranges[g] = new int[8]) : ranges[g];
+                int n = counts[g];
+                if (n > 0 && r[n - 2] + r[n - 1] == start) {
+                    r[n - 1] += stop - start; // the next series in storage: one stretch
+                } else {
+                    if (n + 2 > r.length) {
+                        r = ranges[g] = Arrays.copyOf(r, r.length * 2);
+                    }
+                    r[n] = start;
+                    r[n + 1] = stop - start;
+                    counts[g] = n + 2;
+                }
+                if (rgEnd >= end) {
+                    break; // the series ends in this row group; the next may start here too
                 }
             }
         }
-        return wanted;
+        for (int k = 0; k < groups.size(); k++) {
+            if (ranges[k] == null) {
+                continue;
+            }
+            int rows = 0;
+            for (int i = 1; i < counts[k]; i += 2) {
+                rows += ranges[k][i];
+            }
+            // gathering most of a group costs what decoding it does, in more pieces
+            ranges[k] = rows * 4L >= groups.get(k).rowCount() * 3L ? new int[0] : Arrays.copyOf(ranges[k], counts[k]);
+        }
+        return ranges;
     }
 
     private static boolean anyRowPasses(VectorSchemaRoot probe, List<TagPredicate> tags) {

@@ -43,6 +43,9 @@ public final class SegmentPassThrough implements AutoCloseable {
     private final long to;
     private final BufferAllocator allocator;
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
+    /** Per set predicate, the last row tested in the current batch and its answer (-1: none). */
+    private final int[] memoRow;
+    private final boolean[] memoPass;
 
     /**
      * @param output the columns of the answer, canonical order
@@ -62,6 +65,8 @@ public final class SegmentPassThrough implements AutoCloseable {
         this.from = from;
         this.to = to;
         this.allocator = allocator;
+        this.memoRow = new int[predicates.size()];
+        this.memoPass = new boolean[predicates.size()];
     }
 
     /**
@@ -92,6 +97,7 @@ public final class SegmentPassThrough implements AutoCloseable {
         for (int i = 0; i < predicates.size(); i++) {
             tagVectors[i] = (VarCharVector) root.getVector(predicates.get(i).key());
         }
+        java.util.Arrays.fill(memoRow, -1);
         // runs of passing rows: rows are series by series, time ascending, so runs are long
         int[] runs = new int[16];
         int runCount = 0;
@@ -150,7 +156,35 @@ public final class SegmentPassThrough implements AutoCloseable {
                 if (!sameBytes(v, r, eqBytes[i])) {
                     return false;
                 }
-            } else if (!p.test(new String(v.get(r), StandardCharsets.UTF_8))) {
+            } else if (!setPasses(i, p, v, r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A set predicate on row {@code r}. Rows come series by series, so the value is nearly always
+     * the one of the row tested before: equal bytes reuse that answer instead of building a string.
+     */
+    private boolean setPasses(int i, TagPredicate p, VarCharVector v, int r) {
+        int prev = memoRow[i];
+        if (prev < 0 || !sameValue(v, prev, r)) {
+            memoPass[i] = p.test(new String(v.get(r), StandardCharsets.UTF_8));
+        }
+        memoRow[i] = r;
+        return memoPass[i];
+    }
+
+    private static boolean sameValue(VarCharVector v, int a, int b) {
+        int len = v.getValueLength(a);
+        if (v.isNull(a) || len != v.getValueLength(b)) {
+            return false;
+        }
+        long sa = v.getStartOffset(a);
+        long sb = v.getStartOffset(b);
+        for (int k = 0; k < len; k++) {
+            if (v.getDataBuffer().getByte(sa + k) != v.getDataBuffer().getByte(sb + k)) {
                 return false;
             }
         }

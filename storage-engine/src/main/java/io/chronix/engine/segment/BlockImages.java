@@ -1,10 +1,16 @@
 package io.chronix.engine.segment;
 
 import io.chronix.engine.cache.DecodedBlock;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Copies between a decoded vector of a segment column and its {@link DecodedBlock} image. The
@@ -48,37 +54,119 @@ final class BlockImages {
 
     /** Allocates {@code v} (in its own allocator) and copies the image into it. */
     static void fill(FieldVector v, DecodedBlock b) {
-        int n = b.valueCount();
+        fillRanges(v, b, new int[] {0, b.valueCount()}, b.valueCount());
+    }
+
+    /**
+     * Checks {@code [start0, count0, …]} against a block of {@code valueCount} rows: ascending, not
+     * overlapping, inside it, no empty range. Returns the rows they hold.
+     */
+    static int checkRanges(int[] ranges, int valueCount) {
+        if (ranges.length % 2 != 0) {
+            throw new IllegalArgumentException("ranges come in (start, count) pairs [length=" + ranges.length + "]");
+        }
+        long rows = 0;
+        long end = 0;
+        for (int i = 0; i < ranges.length; i += 2) {
+            int start = ranges[i];
+            int count = ranges[i + 1];
+            if (start < end || count < 1 || (long) start + count > valueCount) {
+                throw new IllegalArgumentException("row range out of order or outside the block [start=" + start + ", count=" + count
+                        + ", previousEnd=" + end + ", rows=" + valueCount + "]");
+            }
+            end = (long) start + count;
+            rows += count;
+        }
+        return (int) rows;
+    }
+
+    /**
+     * Allocates {@code v} for {@code rows} values (the sum of the counts) and copies the image's
+     * rows of {@code ranges} ({@code [start0, count0, …]}, checked by {@link #checkRanges}) into it,
+     * one after the other.
+     */
+    static void fillRanges(FieldVector v, DecodedBlock b, int[] ranges, int rows) {
+        boolean whole = ranges.length == 2 && ranges[0] == 0;
         switch (v) {
             case VarCharVector s -> {
-                s.allocateNew(Math.max(1, b.data().length), n);
-                s.getOffsetBuffer().setBytes(0, b.offsets());
-                s.getDataBuffer().setBytes(0, b.data());
-                validity(v, b);
-                s.setLastSet(n - 1);
-                s.setValueCount(n);
+                byte[] offsets = b.offsets();
+                long bytes = 0;
+                for (int i = 0; i < ranges.length; i += 2) {
+                    bytes += offset(offsets, ranges[i] + ranges[i + 1]) - offset(offsets, ranges[i]);
+                }
+                s.allocateNew(Math.max(1, bytes), rows);
+                ArrowBuf out = s.getOffsetBuffer();
+                out.setInt(0, 0);
+                int at = 0;
+                int dataAt = 0;
+                for (int i = 0; i < ranges.length; i += 2) {
+                    int start = ranges[i];
+                    int count = ranges[i + 1];
+                    int base = offset(offsets, start);
+                    int length = offset(offsets, start + count) - base;
+                    s.getDataBuffer().setBytes(dataAt, b.data(), base, length);
+                    if (whole) {
+                        out.setBytes(0, offsets, 0, (long) (count + 1) * Integer.BYTES); // base is 0: the offsets as they are
+                    } else {
+                        for (int k = 1; k <= count; k++) {
+                            out.setInt((long) (at + k) * Integer.BYTES, dataAt + offset(offsets, start + k) - base);
+                        }
+                    }
+                    at += count;
+                    dataAt += length;
+                }
+                validity(v, b, ranges, rows, whole);
+                s.setLastSet(rows - 1);
+                s.setValueCount(rows);
             }
             case BitVector bits -> {
-                bits.allocateNew(n);
-                bits.getDataBuffer().setBytes(0, b.data());
-                validity(v, b);
-                bits.setValueCount(n);
+                bits.allocateNew(rows);
+                copyBits(b.data(), bits.getDataBuffer(), ranges, rows, whole);
+                validity(v, b, ranges, rows, whole);
+                bits.setValueCount(rows);
             }
             case BaseFixedWidthVector f -> {
-                f.allocateNew(n);
-                f.getDataBuffer().setBytes(0, b.data());
-                validity(v, b);
-                f.setValueCount(n);
+                f.allocateNew(rows);
+                int width = f.getTypeWidth();
+                int at = 0;
+                for (int i = 0; i < ranges.length; i += 2) {
+                    f.getDataBuffer().setBytes((long) at * width, b.data(), ranges[i] * width, (long) ranges[i + 1] * width);
+                    at += ranges[i + 1];
+                }
+                validity(v, b, ranges, rows, whole);
+                f.setValueCount(rows);
             }
             default -> throw new IllegalStateException("no block image for " + v.getClass().getSimpleName());
         }
     }
 
-    private static void validity(FieldVector v, DecodedBlock b) {
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private static int offset(byte[] offsets, int row) {
+        return (int) INT_LE.get(offsets, row * Integer.BYTES);
+    }
+
+    private static void validity(FieldVector v, DecodedBlock b, int[] ranges, int rows, boolean whole) {
         if (b.validity() == null) {
-            v.getValidityBuffer().setOne(0, (b.valueCount() + 7) >>> 3);
+            v.getValidityBuffer().setOne(0, (rows + 7) >>> 3);
         } else {
-            v.getValidityBuffer().setBytes(0, b.validity());
+            copyBits(b.validity(), v.getValidityBuffer(), ranges, rows, whole);
+        }
+    }
+
+    /** Copies the bits of {@code ranges} from an LSB-first bitmap into a zeroed one, packed. */
+    private static void copyBits(byte[] from, ArrowBuf to, int[] ranges, int rows, boolean whole) {
+        if (whole) {
+            to.setBytes(0, from, 0, (rows + 7) >>> 3);
+            return;
+        }
+        int at = 0;
+        for (int i = 0; i < ranges.length; i += 2) {
+            for (int k = ranges[i], end = k + ranges[i + 1]; k < end; k++, at++) {
+                if ((from[k >>> 3] & (1 << (k & 7))) != 0) {
+                    BitVectorHelper.setBit(to, at);
+                }
+            }
         }
     }
 }

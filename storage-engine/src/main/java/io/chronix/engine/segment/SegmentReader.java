@@ -418,6 +418,66 @@ public final class SegmentReader implements AutoCloseable {
     }
 
     /**
+     * Decodes the projected columns ({@code null} = all) of row group {@code rowGroup} but keeps
+     * only the rows of {@code ranges} — {@code [start0, count0, start1, count1, …]}, row numbers
+     * within the row group, ascending and not overlapping — in that order, as one batch. Rows are
+     * stored series by series, so the series table turns "these series" into a few such stretches:
+     * a one-host query then materialises its few hundred rows instead of the whole row group
+     * (every tag string and field value of it). Each block is still decoded whole (the encodings
+     * cannot start mid-block), but only once: its image goes to the block cache, and a hit copies
+     * just the stretches. The caller owns and closes the result.
+     *
+     * @throws IllegalArgumentException for ranges outside the row group, unordered or overlapping
+     */
+    public VectorSchemaRoot readRowGroupRows(BufferAllocator allocator, int rowGroup, List<String> projection, int[] ranges) {
+        checkOpen();
+        SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
+        int rows = BlockImages.checkRanges(ranges, g.rowCount());
+        List<Integer> cols = project(projection);
+        List<FieldVector> vectors = new ArrayList<>(cols.size());
+        Decoder d = acquire();
+        boolean ok = false;
+        try {
+            for (int c : cols) {
+                SegmentMeta.Column column = meta.columns().get(c);
+                FieldVector v = SegmentArrow.field(column).createVector(allocator);
+                vectors.add(v);
+                BlockImages.fillRanges(v, image(d, allocator, rowGroup, c, column, g.blocks().get(c)), ranges, rows);
+            }
+            VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+            root.setRowCount(rows);
+            ok = true;
+            return root;
+        } finally {
+            release(d);
+            if (!ok) {
+                vectors.forEach(FieldVector::close);
+            }
+        }
+    }
+
+    /** The decoded image of one block: from the block cache, or decoded (and then cached). */
+    private DecodedBlock image(Decoder d, BufferAllocator allocator, int rowGroup, int columnIndex, SegmentMeta.Column column,
+            SegmentMeta.Block b) {
+        BlockCache cache = blockCache;
+        BlockCache.Key key = cache == null ? null : new BlockCache.Key(cacheName, rowGroup, columnIndex);
+        if (cache != null) {
+            DecodedBlock hit = cache.get(key);
+            if (hit != null && hit.valueCount() == b.valueCount()) {
+                return hit;
+            }
+        }
+        try (FieldVector whole = SegmentArrow.field(column).createVector(allocator)) {
+            d.load(column, b, whole);
+            DecodedBlock image = BlockImages.of(whole);
+            if (cache != null) {
+                cache.put(key, image);
+            }
+            return image;
+        }
+    }
+
+    /**
      * Decodes row group {@code rowGroup} into exactly the columns of {@code wanted}, in its order: a
      * column the segment holds is decoded (its Arrow type must be the one {@link SegmentArrow} gives
      * it), a column it lacks — a field added after this segment was written — comes back all NULL.

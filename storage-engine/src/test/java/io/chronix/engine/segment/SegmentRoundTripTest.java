@@ -99,6 +99,56 @@ class SegmentRoundTripTest {
         }
     }
 
+    /** Stretches of rows come back as exactly those rows of the whole group, cached or not, hit or miss. */
+    @ParameterizedTest(name = "cache={0}")
+    @ValueSource(booleans = {false, true})
+    void rowStretchesAreTheirRowsOfTheGroup(boolean cached) {
+        long seed = Long.getLong("chronix.test.seed", System.nanoTime());
+        java.util.Random random = new java.util.Random(seed);
+        SegmentTestData data = new SegmentTestData(seed, 31, 120);
+        SegmentFile file = SegmentFile.of(3, 9, 1);
+        SegmentWriter.write(NioFileIO.INSTANCE, tmp(), segments(), file, List.of(data.part(0, data.rows)), config("lz4"), 1);
+        io.chronix.engine.cache.BlockCache cache = io.chronix.engine.cache.BlockCache.create(64L << 20);
+        try (SegmentReader r = SegmentReader.open(NioFileIO.INSTANCE, file.resolve(segments()))) {
+            if (cached) {
+                r.cachingIn(cache);
+            }
+            for (int round = 0; round < 40; round++) {
+                int g = random.nextInt(r.rowGroups().size());
+                SegmentMeta.RowGroup group = r.rowGroups().get(g);
+                List<Integer> ranges = new ArrayList<>();
+                int at = random.nextInt(3);
+                while (at < group.rowCount()) {
+                    int count = 1 + random.nextInt(Math.min(90, group.rowCount() - at));
+                    ranges.add(at);
+                    ranges.add(count);
+                    at += count + random.nextInt(60); // sometimes 0: adjacent stretches stay separate
+                }
+                if (ranges.isEmpty()) {
+                    continue;
+                }
+                int[] asked = ranges.stream().mapToInt(Integer::intValue).toArray();
+                try (VectorSchemaRoot root = r.readRowGroupRows(allocator, g, null, asked)) {
+                    assertThat(root.getSchema()).isEqualTo(r.schema(null));
+                    int k = 0;
+                    for (int i = 0; i < asked.length; i += 2) {
+                        for (int j = 0; j < asked[i + 1]; j++, k++) {
+                            assertRow(data, (int) group.firstRow() + asked[i] + j, root, k);
+                        }
+                    }
+                    assertThat(root.getRowCount()).as("seed %d", seed).isEqualTo(k);
+                }
+            }
+            if (cached) {
+                assertThat(cache.stats().hits()).as("later rounds must hit the cache").isPositive();
+            }
+            assertThatThrownBy(() -> r.readRowGroupRows(allocator, 0, null, new int[] {5, 2, 6, 1}))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> r.readRowGroupRows(allocator, 0, null, new int[] {0, r.rowGroups().get(0).rowCount() + 1}))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
     private static void assertRow(SegmentTestData d, int row, VectorSchemaRoot root, int k) {
         assertThat(((TimeStampNanoVector) root.getVector("time")).get(k)).as("time row %d", row).isEqualTo(d.time[row]);
         assertThat(string((VarCharVector) root.getVector("host"), k)).isEqualTo(d.host[row]);

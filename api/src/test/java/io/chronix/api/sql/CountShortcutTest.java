@@ -1,0 +1,136 @@
+package io.chronix.api.sql;
+
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static io.chronix.api.sql.SqlFixture.SECOND;
+import static io.chronix.api.sql.SqlFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A bare {@code SELECT count(*) FROM m [WHERE …]} is answered by the engine's row count without
+ * DuckDB. On random data — several shards, overwrites in memtables over flushed time, deletes — every
+ * such statement must give what DuckDB gives over the scanned rows (the same statement wrapped in
+ * {@code SELECT * FROM (…)}, which the shortcut does not take): the same column name, type and value.
+ */
+class CountShortcutTest {
+
+    @TempDir Path dir;
+
+    private record Answer(List<String> columns, List<String> rows, boolean shortcut) {
+    }
+
+    @Test
+    void aBareCountAnswersAsDuckDbDoesOverTheScannedRows() {
+        long seed = Long.getLong("chronix.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int shortcuts = 0;
+        try (SqlFixture f = new SqlFixture(dir, SqlFixture.config().withOooToleranceShards(100))) {
+            for (int step = 0; step < 12; step++) {
+                int points = 1 + r.nextInt(200);
+                f.write(b -> {
+                    for (int p = 0; p < points; p++) {
+                        b.beginPoint("cpu", T0 + r.nextInt(4 * 3600) * SECOND + r.nextInt(3)); // four hourly shards, overwrites
+                        String host = SqlModelTest.HOSTS[r.nextInt(SqlModelTest.HOSTS.length)];
+                        if (host != null) {
+                            b.tag("host", host);
+                        }
+                        b.floatField("usage", r.nextInt(100)).endPoint();
+                    }
+                });
+                switch (r.nextInt(4)) {
+                    case 0 -> f.engine.flush();
+                    case 1 -> {
+                        long from = T0 + r.nextInt(4 * 3600) * SECOND;
+                        f.engine.delete().measurement("cpu").tag("host", "a").range(from, from + r.nextInt(1800) * SECOND).execute();
+                    }
+                    case 2 -> f.engine.compact();
+                    default -> {
+                    }
+                }
+                for (int q = 0; q < 10; q++) {
+                    String sql = randomCount(r);
+                    Answer fast = answer(f, sql);
+                    Answer full = answer(f, "SELECT * FROM (" + sql + ")");
+                    assertThat(full.shortcut()).isFalse();
+                    assertThat(fast.columns()).as("seed %d: %s", seed, sql).isEqualTo(full.columns());
+                    assertThat(fast.rows()).as("seed %d: %s", seed, sql).isEqualTo(full.rows());
+                    if (fast.shortcut()) {
+                        shortcuts++;
+                    }
+                }
+            }
+            assertThat(answer(f, "SELECT count(*) FROM cpu WHERE time >= TIMESTAMP '2026-01-01 00:00:00'").shortcut())
+                    .as("a microsecond literal leaves the comparison to DuckDB").isFalse();
+            assertThat(answer(f, "SELECT count(*) FROM cpu WHERE host = 'a' AND host = 'b'").shortcut()).isFalse();
+            assertThat(answer(f, "SELECT count(*) FROM cpu WHERE usage > 5").shortcut()).isFalse();
+            assertThat(answer(f, "SELECT count(*) FROM cpu GROUP BY host").shortcut()).isFalse();
+            assertThat(answer(f, "SELECT count(*) FROM cpu LIMIT 1").shortcut()).isFalse();
+        }
+        assertThat(shortcuts).as("seed %d: the shortcut was taken", seed).isGreaterThan(20);
+    }
+
+    private static String randomCount(Random r) {
+        StringBuilder sb = new StringBuilder(switch (r.nextInt(4)) {
+            case 0 -> "SELECT count(*) FROM cpu";
+            case 1 -> "SELECT COUNT(*) AS n FROM cpu";
+            case 2 -> "SELECT count() FROM cpu c";
+            default -> "SELECT count(*) AS \"rows\" FROM cpu";
+        });
+        List<String> conjuncts = new ArrayList<>();
+        String q = sb.toString().endsWith(" c") ? "c." : "";
+        if (r.nextBoolean()) {
+            long from = T0 + r.nextInt(5 * 3600) * SECOND - 1800 * SECOND + r.nextInt(3);
+            conjuncts.add(q + "time " + (r.nextBoolean() ? ">=" : ">") + " " + literal(r, from));
+            if (r.nextBoolean()) {
+                conjuncts.add(literal(r, from + r.nextInt(3 * 3600) * SECOND) + (r.nextBoolean() ? " > " : " >= ") + q + "time");
+            }
+        }
+        switch (r.nextInt(5)) {
+            case 0 -> conjuncts.add(q + "host = 'a'");
+            case 1 -> conjuncts.add(q + "host IN ('a', 'c')");
+            case 2 -> conjuncts.add(q + "host IS NULL");
+            default -> {
+            }
+        }
+        if (r.nextInt(8) == 0) {
+            conjuncts.add(q + "usage IS NULL");
+        }
+        if (!conjuncts.isEmpty()) {
+            sb.append(" WHERE ").append(String.join(" AND ", conjuncts));
+        }
+        return sb.toString();
+    }
+
+    private static String literal(Random r, long ns) {
+        String text = SqlModelTest.ts(ns); // TIMESTAMP_NS '…'
+        return switch (r.nextInt(3)) {
+            case 0 -> text;
+            case 1 -> text.substring("TIMESTAMP_NS ".length()); // a bare string, cast by DuckDB to the column's type
+            default -> "TIMESTAMP '" + text.substring("TIMESTAMP_NS '".length(), text.length() - 4) + "'"; // microseconds
+        };
+    }
+
+    private static Answer answer(SqlFixture f, String sql) {
+        try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), sql, f.allocator)) {
+            boolean shortcut = q.countedByEngine();
+            ArrowReader reader = q.execute();
+            List<String> columns = new ArrayList<>();
+            for (Field field : reader.getVectorSchemaRoot().getSchema().getFields()) {
+                columns.add(field.getName() + ":" + field.getType() + ":" + field.isNullable());
+            }
+            return new Answer(columns, SqlFixture.render(reader), shortcut);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
