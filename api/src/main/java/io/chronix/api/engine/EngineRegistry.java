@@ -183,6 +183,22 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         }
     }
 
+    /**
+     * {@link #apply} for a request: a namespace deleted since the caller looked it up is the
+     * tenancy's {@code NotFoundException} (answered 404 {@code namespace-not-found}, like one that never existed).
+     */
+    public <T> T applyLive(Namespace ns, Function<Chronix, T> fn) {
+        Lease lease;
+        try {
+            lease = acquire(ns);
+        } catch (NamespaceGoneException e) {
+            throw new io.chronix.tenancy.NotFoundException(io.chronix.tenancy.NotFoundException.Kind.NAMESPACE, ns.name());
+        }
+        try (lease) {
+            return fn.apply(lease.engine());
+        }
+    }
+
     private Chronix open(Namespace ns) {
         EngineConfig config = configHook.apply(NamespaceEngineSettings.parse(ns.settingsJson()).apply(defaults));
         NamespaceId id = NamespaceLocations.engineId(ns);

@@ -9,6 +9,7 @@ import io.chronix.engine.ingest.Precision;
 import io.chronix.tenancy.namespace.Namespace;
 import io.chronix.tenancy.token.Scope;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
@@ -41,16 +42,18 @@ class InfluxWriteController {
     @PostMapping("/api/v2/write")
     @Operation(summary = "InfluxDB 2 write", description = "bucket = namespace. 204 once durable; 400 lists rejected lines (the rest is written).")
     ResponseEntity<Void> v2(@RequestParam(required = false) String bucket, @RequestParam(required = false) String org,
-                            @RequestParam(defaultValue = "ns") String precision, Authentication auth, HttpServletRequest request)
-            throws IOException {
-        return write(bucket, "bucket", precision, auth, request);
+                            @RequestParam(defaultValue = "ns") String precision,
+                            @Parameter(description = BACKFILL) @RequestParam(defaultValue = "false") String backfill,
+                            Authentication auth, HttpServletRequest request) throws IOException {
+        return write(bucket, "bucket", precision, backfill, auth, request);
     }
 
     @PostMapping("/write")
     @Operation(summary = "InfluxDB 1 write", description = "db = namespace; precision n, u, ms, s (ns, us too). 204 once durable.")
     ResponseEntity<Void> v1(@RequestParam(required = false) String db, @RequestParam(defaultValue = "ns") String precision,
+                            @Parameter(description = BACKFILL) @RequestParam(defaultValue = "false") String backfill,
                             Authentication auth, HttpServletRequest request) throws IOException {
-        return write(db, "db", precision, auth, request);
+        return write(db, "db", precision, backfill, auth, request);
     }
 
     @ExceptionHandler(WriteException.class)
@@ -73,16 +76,22 @@ class InfluxWriteController {
         return InfluxErrorHandler.forbidden(e);
     }
 
-    private ResponseEntity<Void> write(String namespace, String param, String precision, Authentication auth, HttpServletRequest request)
-            throws IOException {
+    /** Ours, not InfluxDB's: the same flag as the service's own write endpoint. */
+    static final String BACKFILL = "true: accept any timestamp inside the namespace's retention (an addition; InfluxDB has no such parameter)";
+
+    private ResponseEntity<Void> write(String namespace, String param, String precision, String backfill, Authentication auth,
+                                       HttpServletRequest request) throws IOException {
         if (namespace == null || namespace.isBlank()) {
             throw new InfluxErrorHandler.InfluxError(400, "invalid", param + " is required (the namespace to write to)");
         }
         Precision p = Precision.parse(precision)
                 .orElseThrow(() -> new InfluxErrorHandler.InfluxError(400, "invalid", "invalid precision " + precision
                         + ": expected ns, us, ms, s (or n, u)"));
+        if (!backfill.equals("true") && !backfill.equals("false")) {
+            throw new InfluxErrorHandler.InfluxError(400, "invalid", "invalid backfill " + backfill + ": expected true or false");
+        }
         Namespace ns = access.namespace(auth, namespace, Scope.Action.WRITE);
-        writes.write(access.tenant(auth), ns, request, p, true, false);
+        writes.write(access.tenant(auth), ns, request, p, true, backfill.equals("true"));
         return ResponseEntity.noContent().build();
     }
 }

@@ -31,7 +31,7 @@ import java.util.Map;
  * {@code "dryRun": true} (an addition to the contract) answers how many series and points would go.
  */
 @RestController
-@Tag(name = "Data lifecycle", description = "Deletes; admin:<ns> or admin:*.")
+@Tag(name = "Data lifecycle", description = "Rollups and deletes; admin:<ns> or admin:*.")
 @SecurityRequirement(name = "bearer")
 class DeleteController {
 
@@ -103,7 +103,8 @@ class DeleteController {
         return new DeleteRequest(body.measurement(), tags, s, e, Boolean.TRUE.equals(body.dryRun()), false);
     }
 
-    private static Long timestamp(String field, String value, List<InvalidInputException.FieldError> errors) {
+    /** An RFC 3339 timestamp as epoch nanoseconds; a bad one adds its error and answers {@code null} (as does an absent one). */
+    static Long timestamp(String field, String value, List<InvalidInputException.FieldError> errors) {
         if (value == null) {
             return null;
         }

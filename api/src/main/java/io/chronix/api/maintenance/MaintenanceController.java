@@ -1,15 +1,13 @@
 package io.chronix.api.maintenance;
 
 import io.chronix.api.engine.EngineRegistry;
-import io.chronix.api.engine.NamespaceGoneException;
 import io.chronix.api.error.Problems;
+import io.chronix.api.lifecycle.RollupView;
 import io.chronix.api.security.TenantAccess;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.compaction.CompactionResult;
 import io.chronix.engine.error.CompactionFailedException;
 import io.chronix.engine.error.FlushFailedException;
-import io.chronix.tenancy.NotFoundException;
-import io.chronix.tenancy.namespace.Namespace;
 import io.chronix.tenancy.token.Scope;
 import io.swagger.v3.oas.annotations.Operation;
 import org.springframework.http.HttpStatus;
@@ -20,6 +18,9 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -42,9 +43,16 @@ class MaintenanceController {
     record FlushAnswer(long pointsFlushed, int segmentsWritten, int segments, long durationMs) {
     }
 
-    /** What a compaction did (the engine's {@link CompactionResult}). */
+    /** What a compaction did (the engine's {@link CompactionResult}), and where each rollup stands after the materialisation that follows it. */
     record CompactAnswer(int groups, int segmentsIn, int segmentsOut, long rowsIn, long rowsOut, long bytesIn, long bytesOut,
-                         long durationMs) {
+                         long durationMs, List<RollupAfter> rollups) {
+    }
+
+    /**
+     * One rollup after the pass: its watermark before and after (RFC 3339, {@code null}: never
+     * materialised), the repairs still pending and the pass's failure, if any.
+     */
+    record RollupAfter(String name, String materialisedUntil, String previouslyMaterialisedUntil, int pendingInvalid, String lastError) {
     }
 
     @PostMapping("/api/v1/namespaces/{ns}/flush")
@@ -68,26 +76,23 @@ class MaintenanceController {
     @Operation(summary = "Compact the namespace now", description = """
             Flushes, then merges every time shard's segments of each measurement into one (newest write wins field by \
             field, NULLs kept); answers the groups merged, segments and rows in and out, bytes in and out and the time \
-            taken. 503 if a group could not be merged (its segments stay as they were).""")
+            taken, then each rollup's watermark before and after the materialisation that follows every compaction, its \
+            pending repairs and its failure if it failed. 503 if a group could not be merged (its segments stay as they were).""")
     CompactAnswer compact(@PathVariable("ns") String namespace, Authentication auth) {
         return withEngine(auth, namespace, engine -> {
-            CompactionResult r = engine.compact();
+            Map<String, Long> before = new HashMap<>();
+            engine.rollups().forEach(i -> before.put(i.name(), i.materialisedUntil()));
+            CompactionResult r = engine.compact(); // materialises the rollups after the merge
+            List<RollupAfter> rollups = engine.rollups().stream().map(i -> new RollupAfter(i.name(),
+                    RollupView.watermark(i.materialisedUntil()), RollupView.watermark(before.getOrDefault(i.name(), Long.MIN_VALUE)),
+                    i.pendingInvalid().size(), i.lastError().orElse(null))).toList();
             return new CompactAnswer(r.groups(), r.segmentsIn(), r.segmentsOut(), r.rowsIn(), r.rowsOut(), r.bytesIn(), r.bytesOut(),
-                    r.duration().toMillis());
+                    r.duration().toMillis(), rollups);
         });
     }
 
     private <T> T withEngine(Authentication auth, String name, Function<Chronix, T> work) {
-        Namespace ns = access.namespace(auth, name, Scope.Action.ADMIN);
-        EngineRegistry.Lease lease;
-        try {
-            lease = engines.acquire(ns);
-        } catch (NamespaceGoneException e) {
-            throw new NotFoundException(NotFoundException.Kind.NAMESPACE, ns.name());
-        }
-        try (lease) {
-            return work.apply(lease.engine());
-        }
+        return engines.applyLive(access.namespace(auth, name, Scope.Action.ADMIN), work);
     }
 
     @ExceptionHandler({FlushFailedException.class, CompactionFailedException.class})

@@ -34,11 +34,11 @@ class WriteController {
             204 once every point is durable. Atomic by default: any invalid line → 400 listing every bad line (up to 100) \
             and nothing written; accept_partial=true writes the valid lines and still answers 400 with the list and \
             "written". 413 over maxRequestBytes (wire or decompressed), 429 over the ingest rate (Retry-After), 422 for a \
-            field type conflict, a timestamp outside the accepted window, or a write over maxSeries / maxStoredBytes.""")
+            field type conflict, a timestamp outside the accepted window (with backfill=true: outside the retention), or a write over maxSeries / maxStoredBytes.""")
     ResponseEntity<Void> write(@PathVariable("ns") String namespace,
                                @Parameter(description = "ns (default), us, ms or s") @RequestParam(defaultValue = "ns") String precision,
                                @RequestParam(name = "accept_partial", defaultValue = "false") boolean acceptPartial,
-                               @Parameter(description = "accept timestamps outside the time window (not supported yet)")
+                               @Parameter(description = "accept any timestamp inside the namespace's retention (slower path; invalidates the rollups over the range)")
                                @RequestParam(defaultValue = "false") boolean backfill,
                                Authentication auth, HttpServletRequest request) throws IOException {
         Precision p = Precision.parse(precision).filter(x -> !precision.equals("n") && !precision.equals("u"))

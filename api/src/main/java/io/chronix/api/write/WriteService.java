@@ -7,6 +7,7 @@ import io.chronix.api.metrics.IngestMetrics;
 import io.chronix.api.namespace.NamespaceDataListener;
 import io.chronix.api.security.TenantPrincipal;
 import io.chronix.engine.Chronix;
+import io.chronix.engine.WriteOptions;
 import io.chronix.engine.error.ColumnConflictException;
 import io.chronix.engine.error.FieldTypeConflictException;
 import io.chronix.engine.error.ShardOutOfRangeException;
@@ -94,7 +95,8 @@ public class WriteService implements NamespaceDataListener {
      * Writes the request's body to the namespace.
      *
      * @param acceptPartial write the valid lines even if some are not
-     * @param backfill      asked for {@code backfill=true} (not supported yet: named in the 422)
+     * @param backfill      {@code backfill=true}: any timestamp inside the namespace's retention, through the engine's
+     *                      backfill path (points go to their own shards; rollups over them are invalidated)
      * @throws WriteException for every refusal, with the answer it should become
      */
     public Outcome write(TenantPrincipal tenant, Namespace ns, HttpServletRequest request, Precision precision,
@@ -209,7 +211,11 @@ public class WriteService implements NamespaceDataListener {
 
     private void engineWrite(Chronix engine, Namespace ns, PointBatch batch, ParseResult r, boolean backfill) {
         try {
-            engine.write(batch);
+            if (backfill) {
+                engine.write(batch, WriteOptions.defaults().withBackfill(true).withRetention(ns.retention()));
+            } else {
+                engine.write(batch);
+            }
         } catch (FieldTypeConflictException e) {
             metrics.rejectedLines("type-conflict", batch.size());
             Map<String, Object> props = new LinkedHashMap<>();
@@ -239,10 +245,12 @@ public class WriteService implements NamespaceDataListener {
             props.put("acceptedFromNanos", e.acceptedFrom());
             props.put("acceptedToNanos", e.acceptedTo());
             props.put("written", 0);
+            props.put("backfill", backfill);
             throw new WriteException(HttpStatus.UNPROCESSABLE_CONTENT, "outside-time-window", "Timestamp outside the accepted window",
-                    "Line " + line + " has timestamp " + instant(e.timestamp()) + ", outside the namespace's accepted window from "
+                    "Line " + line + " has timestamp " + instant(e.timestamp()) + ", outside the namespace's "
+                            + (backfill ? "retention window (backfill=true)" : "accepted window") + " from "
                             + instant(e.acceptedFrom()) + " to " + instant(e.acceptedTo()) + "; nothing was written."
-                            + (backfill ? " backfill=true is not supported by this version." : ""),
+                            + (backfill ? "" : " backfill=true accepts any timestamp inside the namespace's retention."),
                     props, "unprocessable entity", line, null);
         } catch (ColumnConflictException e) {
             metrics.rejectedLines("column-conflict", batch.size());

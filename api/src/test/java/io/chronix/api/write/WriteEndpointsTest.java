@@ -243,6 +243,48 @@ class WriteEndpointsTest {
     }
 
     @Test
+    void backfillAcceptsAnyTimestampInsideTheRetentionOnEveryWriteEndpoint() throws Exception {
+        Tenant t = tenant(null); // retention P30D
+        long now = System.currentTimeMillis() * 1_000_000L;
+        long hour = 3600L * 1_000_000_000L;
+        assertThat(write(t, "", "cpu,host=a v=1 " + now).statusCode()).isEqualTo(204);
+        long old = now - 10 * hour;
+        HttpResponse<String> refused = write(t, "", "cpu,host=a v=2 " + old);
+        assertThat(refused.statusCode()).isEqualTo(422);
+        assertThat(json(refused).get("detail").asString()).contains("backfill=true accepts");
+        assertThat(json(refused).get("backfill").asBoolean()).isFalse();
+
+        assertThat(write(t, "?backfill=true", "cpu,host=a v=2 " + old).statusCode()).isEqualTo(204);
+        assertThat(post("/api/v2/write?bucket=metrics&backfill=true", "Token " + t.writer(),
+                ("cpu,host=a v=3 " + (now - 20 * hour)).getBytes()).statusCode()).isEqualTo(204);
+        assertThat(post("/write?db=metrics&backfill=true", "Token " + t.writer(),
+                ("cpu,host=a v=4 " + (now - 24 * 20 * hour)).getBytes()).statusCode()).isEqualTo(204);
+        assertThat(points(t, "cpu")).isEqualTo(4);
+
+        // outside the retention: 422 naming the line and the window, nothing written
+        long tooOld = now - 24 * 31 * hour;
+        HttpResponse<String> outside = write(t, "?backfill=true", "cpu,host=a v=5 " + (now - hour) + "\ncpu,host=a v=6 " + tooOld);
+        assertThat(outside.statusCode()).isEqualTo(422);
+        JsonNode o = json(outside);
+        assertThat(o.get("errorId").asString()).isEqualTo("outside-time-window");
+        assertThat(o.get("line").asInt()).isEqualTo(2);
+        assertThat(o.get("backfill").asBoolean()).isTrue();
+        assertThat(o.get("detail").asString()).contains("Line 2").contains("retention window (backfill=true)")
+                .doesNotContain("not supported");
+        long from = o.get("acceptedFromNanos").asLong();
+        assertThat(from).isBetween(now - 24 * 30 * hour - hour, now - 24 * 30 * hour + hour); // newest held minus P30D
+        assertThat(o.get("acceptedToNanos").asLong()).isGreaterThan(now);
+        assertThat(points(t, "cpu")).isEqualTo(4);
+        HttpResponse<String> v1 = post("/write?db=metrics&backfill=true", "Token " + t.writer(), ("cpu,host=a v=6 " + tooOld).getBytes());
+        assertThat(v1.statusCode()).isEqualTo(422);
+        assertThat(json(v1).get("code").asString()).isEqualTo("unprocessable entity");
+        HttpResponse<String> bad = post("/api/v2/write?bucket=metrics&backfill=yes", "Token " + t.writer(), "cpu v=1".getBytes());
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(json(bad).get("message").asString()).contains("backfill");
+        assertThat(write(t, "?backfill=maybe", "cpu v=1").statusCode()).isEqualTo(400);
+    }
+
+    @Test
     void unknownNamespaceIs404AndWrongScopeIs403AndNoTokenIs401() throws Exception {
         Tenant t = tenant(null);
         assertThat(post("/api/v1/namespaces/nope/write", "Bearer " + t.writer(), "cpu v=1".getBytes()).statusCode()).isEqualTo(404);

@@ -235,9 +235,9 @@ class ConsoleIT {
             assertThat(b.colouredPixels("#points-chart canvas")).as("coloured pixels of the points chart").isGreaterThan(20);
             b.fullPage("overview", 1366);
 
-            // lifecycle: the dry-run count comes first, the rollups are not faked
+            // lifecycle: the dry-run count comes first (rollups: rollupsAreCreatedListedWithTheirWatermarkAndDeleted)
             b.page("lifecycle");
-            assertThat(b.find("#rollups").getText()).contains("not offered by this service yet");
+            assertThat(b.find("#no-rollups").getText()).contains("No rollups in this namespace yet");
             new Select(b.find("#delete-namespace")).selectByValue("metrics");
             b.awaitText("#delete-measurement", "cpu");
             assertThat(b.find("#delete-run").isEnabled()).isFalse();
@@ -283,6 +283,84 @@ class ConsoleIT {
             assertThat(b.driver.getCurrentUrl()).endsWith("/console/login");
             assertThat(b.consoleErrors()).as("browser console errors").isEmpty();
         }
+    }
+
+    @Test
+    void rollupsAreCreatedListedWithTheirWatermarkAndDeleted() throws Exception {
+        Tenant t = tenant("rollups");
+        assertThat(json("POST", "/api/v1/namespaces", t.adminToken(), "{\"name\": \"metrics\", \"retention\": \"P30D\"}").statusCode())
+                .isEqualTo(201);
+        long hour = 3_600_000_000_000L;
+        long first = (System.currentTimeMillis() * 1_000_000L / hour - 10) * hour;
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 6 * 60; i++) { // six hours of history, a point a minute, loaded with backfill=true
+            lines.append("mem,host=h1 used=").append(40 + i % 17).append(' ').append(first + i * 60_000_000_000L).append('\n');
+        }
+        HttpResponse<String> loaded = service.send(HttpRequest.newBuilder(service.uri("/api/v1/namespaces/metrics/write?backfill=true"))
+                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(lines.toString())), t.adminToken());
+        assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(204);
+        try (Browser b = Browser.start()) {
+            try {
+                rollups(b, t, first);
+            } catch (Throwable e) {
+                throw new AssertionError(e.getMessage() + "\n" + b.diagnose("rollups"), e);
+            }
+        }
+    }
+
+    private static void rollups(Browser b, Tenant t, long first) throws Exception {
+        signIn(b, t, PASSWORD);
+        b.await("[data-page='overview'][data-ready='true']");
+        b.page("lifecycle");
+        b.awaitText("#rollup-source", "mem");
+        assertThat(b.find("#no-rollups").getText()).contains("No rollups");
+        // a width the service refuses: its message at the field
+        b.find("#rollup-name").sendKeys("mem_1h");
+        b.find("#rollup-every").sendKeys("7x");
+        b.find("#create-rollup button[type=submit]").click();
+        b.await("#rollup-every-error");
+        assertThat(b.find("#rollup-every-error").getText()).contains("bucket width not understood");
+        assertThat(b.find("#rollup-every").getAttribute("aria-invalid")).isEqualTo("true");
+        assertThat(b.consoleErrors(Pattern.compile("/api/v1/namespaces/metrics/rollups .*status of 400"))).isEmpty();
+        // then a good one, by keyboard: width, zone, aggregates, Enter
+        WebElement every = b.find("#rollup-every");
+        every.clear();
+        every.sendKeys("1h");
+        WebElement zone = b.find("#rollup-timezone");
+        zone.clear();
+        zone.sendKeys("Europe/Berlin");
+        b.find("#rollup-agg-last").click();
+        zone.sendKeys(Keys.ENTER);
+        b.await("tr[data-rollup='mem_1h']");
+        assertThat(b.find("#rollup-result").getText()).contains("Rollup mem_1h created");
+        assertThat(b.find("tr[data-rollup='mem_1h']").getText()).contains("mem → mem_1h").contains("1h").contains("Europe/Berlin")
+                .contains("avg, min, max, last, sum, count").contains("not yet");
+        // compaction materialises it: the watermark appears, in the browser's zone with UTC on hover
+        new Select(b.find("#maintenance-namespace")).selectByValue("metrics");
+        b.find("#compact-now").click();
+        b.awaitText("#compact-rollups", "Rollup mem_1h: materialised until");
+        b.await("tr[data-rollup='mem_1h'] td.watermark time");
+        String watermark = b.find("tr[data-rollup='mem_1h'] td.watermark time").getAttribute("datetime");
+        JsonNode api = JSON.readTree(json("GET", "/api/v1/namespaces/metrics/rollups/mem_1h", t.adminToken(), null).body());
+        assertThat(watermark).isEqualTo(api.get("materialisedUntil").asString());
+        assertThat(b.find("tr[data-rollup='mem_1h'] td.watermark time").getAttribute("title")).isEqualTo("UTC " + watermark);
+        assertThat(b.find("tr[data-rollup='mem_1h'] td.pending").getText()).isEqualTo("none");
+        // a range recomputed
+        assertThat(new Select(b.find("#refresh-rollup")).getFirstSelectedOption().getText()).isEqualTo("mem_1h");
+        b.js("const local = (ms) => new Date(ms - new Date(ms).getTimezoneOffset() * 60000).toISOString().slice(0, 19);"
+                + "document.getElementById('refresh-start').value = local(arguments[0]);"
+                + "document.getElementById('refresh-end').value = local(arguments[1]);", first / 1_000_000L, first / 1_000_000L + 7_200_000L);
+        b.find("#refresh-form button[type=submit]").click();
+        b.awaitText("#rollup-result", "Recomputed mem_1h.");
+        assertLabelled(b, "lifecycle with a rollup");
+        b.fullPage("rollups", 1366);
+        // delete, after a confirmation
+        b.find("tr[data-rollup='mem_1h'] button.danger").click();
+        b.await("dialog[open] button.danger").click();
+        b.awaitGone("tr[data-rollup='mem_1h']");
+        assertThat(b.find("#rollup-result").getText()).contains("Rollup mem_1h deleted");
+        assertThat(json("GET", "/api/v1/namespaces/metrics/rollups/mem_1h", t.adminToken(), null).statusCode()).isEqualTo(404);
+        assertThat(b.consoleErrors()).as("browser console errors").isEmpty();
     }
 
     @Test

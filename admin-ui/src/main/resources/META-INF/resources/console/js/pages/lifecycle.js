@@ -1,7 +1,8 @@
-// Rollups and lifecycle: hot vs archived data per namespace, deletes with a dry-run count first,
-// and the rollups (not offered by this service yet).
+// Rollups and lifecycle: the rollups (pages/rollups.js), hot vs archived data per namespace, flush
+// and compact now, deletes with a dry-run count first.
 import { api, ApiError, enc } from '../api.js';
-import { bytes, confirmDialog, el, field, notice, num, table } from '../ui.js';
+import { bytes, confirmDialog, el, field, notice, num, table, time } from '../ui.js';
+import { rollupsPanel } from './rollups.js';
 
 const ident = (name) => '"' + name.replaceAll('"', '""') + '"';
 const literal = (s) => "'" + String(s).replaceAll("'", "''") + "'";
@@ -114,15 +115,26 @@ async function deleteForm(namespaces) {
   return form;
 }
 
+/** What the materialisation after a compaction did, one line per rollup. */
+function rollupLines(rollups) {
+  if (!rollups || !rollups.length) return null;
+  return el('ul#compact-rollups', {}, rollups.map((r) => el('li', {}, `Rollup ${r.name}: `,
+    r.lastError ? `failed (${r.lastError})`
+      : [r.materialisedUntil === r.previouslyMaterialisedUntil ? 'unchanged at ' : 'materialised until ',
+        r.materialisedUntil ? time(r.materialisedUntil) : 'nothing yet'],
+    r.pendingInvalid ? `; ${num(r.pendingInvalid)} repairs pending` : '')));
+}
+
 /** Flush and compaction on demand (the engine also runs both by itself). */
-function maintenance(namespaces) {
+function maintenance(namespaces, compacted) {
   const nsSelect = el('select#maintenance-namespace', { name: 'namespace' }, namespaces.map((n) => el('option', { value: n.name }, n.name)));
   const out = el('div#maintenance-result');
-  const run = (what, describe) => async () => {
+  const run = (what, describe, details = () => null) => async () => {
     out.replaceChildren(notice('', what === 'flush' ? 'Flushing…' : 'Compacting…'));
     try {
       const a = await api('POST', `/api/v1/namespaces/${enc(nsSelect.value)}/${what}`);
-      out.replaceChildren(notice('ok', describe(a)));
+      out.replaceChildren(notice('ok', describe(a), details(a)));
+      if (what === 'compact') await compacted();
     } catch (e) {
       out.replaceChildren(notice('error', e.message));
     }
@@ -131,7 +143,7 @@ function maintenance(namespaces) {
     + `${num(a.segmentsWritten)} segments (${num(a.segments)} live) in ${num(a.durationMs)} ms.`) }, 'Flush now');
   const compact = el('button#compact-now', { type: 'button', onclick: run('compact', (a) => (a.groups === 0 ? 'Nothing to merge.'
     : `Merged ${num(a.groups)} groups: ${num(a.segmentsIn)} → ${num(a.segmentsOut)} segments, ${num(a.rowsIn)} → ${num(a.rowsOut)} rows, `
-      + `${bytes(a.bytesIn)} → ${bytes(a.bytesOut)}`) + ` in ${num(a.durationMs)} ms.`) }, 'Compact now');
+      + `${bytes(a.bytesIn)} → ${bytes(a.bytesOut)}`) + ` in ${num(a.durationMs)} ms.`, (a) => rollupLines(a.rollups)) }, 'Compact now');
   return el('div', {}, el('p.hint', {}, 'The engine flushes and compacts by itself; these run it now and tell what was done.'),
     el('div.row', {}, field('Namespace', nsSelect)), el('div.row', {}, flush, compact), out);
 }
@@ -139,14 +151,12 @@ function maintenance(namespaces) {
 export async function render(root) {
   root.append(el('h1', {}, 'Rollups & lifecycle'));
   const namespaces = await api('GET', '/api/v1/namespaces?limit=1000');
-  root.append(el('h2', {}, 'Rollups'),
-    el('div.panel#rollups', {}, el('p', {}, 'Rollups (downsampled copies of a measurement in calendar buckets, kept up to date as data arrives) '
-      + 'are not offered by this service yet: they come with the rollups work. This page will list them with their watermark and '
-      + 'pending repairs, and create and delete them.')));
+  const rollups = namespaces.length ? await rollupsPanel(namespaces) : null;
+  root.append(el('h2', {}, 'Rollups'), el('div.panel#rollups', {}, rollups || el('p.muted', {}, 'No namespaces.')));
   root.append(el('h2', {}, 'Hot and archived data'),
     el('div.panel', {}, namespaces.length ? tiers(namespaces) : el('p.muted', {}, 'No namespaces.'),
       el('p.hint', {}, 'Archived data is reported once the cold archive reports it per namespace; until then everything stored is hot.')));
-  if (namespaces.length) root.append(el('h2', {}, 'Flush and compact now'), el('div.panel', {}, maintenance(namespaces)));
+  if (namespaces.length) root.append(el('h2', {}, 'Flush and compact now'), el('div.panel', {}, maintenance(namespaces, () => rollups.reload())));
   root.append(el('h2', {}, 'Delete data'));
   if (!namespaces.length) {
     root.append(el('div.panel', {}, el('p.muted', {}, 'No namespaces.')));
