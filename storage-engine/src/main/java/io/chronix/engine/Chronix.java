@@ -618,8 +618,18 @@ public final class Chronix implements AutoCloseable {
      * With tag predicates every segment is scanned (its series table could answer; not done yet).
      */
     public long countRows(ScanRequest request, BufferAllocator allocator) {
+        ensureOpen();
         long from = request.from();
         long to = request.to();
+        ScanRequest timeOnly = new ScanRequest(request.measurement(), List.of(Column.TIME), from, to, request.tags());
+        // a rollup target counts its view (stored buckets plus those computed from the source),
+        // which no catalog row count knows
+        ScanResult view = rollups.scanView(timeOnly, allocator, false);
+        if (view != null) {
+            try (view) {
+                return view.rowCount();
+            }
+        }
         long[] counted = {0};
         Aggregator.SegmentPlanner planner = new Aggregator.SegmentPlanner() {
             @Override
@@ -643,7 +653,6 @@ public final class Chronix implements AutoCloseable {
                 return skip;
             }
         };
-        ScanRequest timeOnly = new ScanRequest(request.measurement(), List.of(Column.TIME), from, to, request.tags());
         try (ScanResult r = scan(timeOnly, allocator, true, planner, true)) {
             return counted[0] + r.rowCount();
         }
