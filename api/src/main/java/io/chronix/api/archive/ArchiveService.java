@@ -10,6 +10,7 @@ import io.chronix.tenancy.namespace.NamespaceService;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 
 import java.nio.file.Files;
@@ -32,11 +33,13 @@ public class ArchiveService {
     private final NamespaceService namespaces;
     private final NamespaceLocations locations;
     private final ArchiveProperties properties;
+    private final ApplicationEventPublisher events;
     private final ScheduledFuture<?> periodic;
 
     ArchiveService(EngineRegistry engines, NamespaceService namespaces, NamespaceLocations locations, ArchiveProperties properties,
-                   MaintenanceScheduler scheduler) {
+                   MaintenanceScheduler scheduler, ApplicationEventPublisher events) {
         this.engines = engines;
+        this.events = events;
         this.namespaces = namespaces;
         this.locations = locations;
         this.properties = properties;
@@ -55,12 +58,18 @@ public class ArchiveService {
      * memtables anyway).
      */
     public ArchiveReport archive(Namespace ns, boolean flushFirst) {
+        long[] series = {0};
         ArchiveReport r = engines.apply(ns, c -> {
             if (flushFirst) {
                 c.flush();
             }
-            return c.archive(coldAfter(ns));
+            ArchiveReport report = c.archive(coldAfter(ns));
+            series[0] = c.seriesCount();
+            return report;
         });
+        if (r.segments() > 0) {
+            events.publishEvent(new SegmentsArchived(ns.id(), series[0])); // hot bytes became cold: usage is reported again
+        }
         if (r.segments() > 0 || r.failure().isPresent()) {
             log.info("archiving pass [namespace={}, segments={}, rows={}, hotBytes={}, objectBytes={}, pending={}, failure={}]", ns.id(),
                     r.segments(), r.rows(), r.hotBytes(), r.objectBytes(), r.pending(), r.failure().orElse("none"));

@@ -65,10 +65,11 @@ class NamespaceController {
                          @Schema(example = "P7D", nullable = true) String coldAfter,
                          @Schema(example = "2026-12-01T20:00:00Z") Instant createdAt,
                          @Schema(example = "123") long series,
-                         @Schema(example = "4567") long storedBytes) {
+                         @Schema(example = "4567", description = "hot and cold together, as last reported") long storedBytes,
+                         @Schema(example = "1200", description = "of storedBytes, the archived objects in the cold tier (the rest is hot)") long coldBytes) {
         static NamespaceView of(Namespace ns, NamespaceUsage u) {
             return new NamespaceView(ns.name(), IsoDuration.format(ns.retention()), IsoDuration.format(ns.coldAfter()), ns.createdAt(),
-                    u.series(), u.storedBytes());
+                    u.series(), u.storedBytes(), u.coldBytes());
         }
     }
 

@@ -1,6 +1,7 @@
 package io.chronix.api.write;
 
 import io.chronix.api.archive.ColdTiers;
+import io.chronix.api.archive.SegmentsArchived;
 import io.chronix.api.engine.EngineRegistry;
 import io.chronix.api.namespace.NamespaceLocations;
 import io.chronix.engine.storage.NamespaceId;
@@ -8,6 +9,7 @@ import io.chronix.tenancy.usage.UsageService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import jakarta.annotation.PreDestroy;
+import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -88,6 +90,15 @@ class UsageReporter {
         p.series = seriesNow;
     }
 
+    /**
+     * An archiving pass moved segments to the cold tier: what the namespace stores changed
+     * without a write, so it is reported at the next pass like a write of no points.
+     */
+    @EventListener
+    void archived(SegmentsArchived e) {
+        pending.computeIfAbsent(e.namespaceId(), id -> new Pending()).series = e.seriesNow();
+    }
+
     void forget(long namespaceId) {
         pending.remove(namespaceId);
     }
@@ -108,7 +119,7 @@ class UsageReporter {
                     usage.addPointsWritten(id, points);
                 }
                 long cold = engines.coldBytesOfOpenEngines().getOrDefault(id, 0L); // written since the last report: open
-                usage.report(id, p.series, directorySize(locations.directory(new NamespaceId(id))) + cold);
+                usage.report(id, p.series, directorySize(locations.directory(new NamespaceId(id))) + cold, cold);
             } catch (RuntimeException e) {
                 // keep the count for the next pass
                 Pending back = pending.computeIfAbsent(id, k -> new Pending());

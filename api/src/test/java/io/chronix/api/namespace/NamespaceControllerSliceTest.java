@@ -68,14 +68,15 @@ class NamespaceControllerSliceTest {
     @Test
     void listAnswersTheContractShape() throws Exception {
         when(namespaces.list(eq(TENANT), any())).thenReturn(List.of(ns("metrics")));
-        when(usage.ofNamespaces(TENANT, List.of(42L))).thenReturn(Map.of(42L, new io.chronix.tenancy.usage.NamespaceUsage(42, 123, 4567, 9)));
+        when(usage.ofNamespaces(TENANT, List.of(42L))).thenReturn(Map.of(42L, new io.chronix.tenancy.usage.NamespaceUsage(42, 123, 4567, 9, 1200)));
         mvc.perform(get("/api/v1/namespaces").principal(tenant("admin:*")))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$[0].name").value("metrics"))
                 .andExpect(jsonPath("$[0].retention").value("P30D"))
                 .andExpect(jsonPath("$[0].createdAt").value("2026-12-01T20:00:00Z"))
                 .andExpect(jsonPath("$[0].series").value(123))
-                .andExpect(jsonPath("$[0].storedBytes").value(4567));
+                .andExpect(jsonPath("$[0].storedBytes").value(4567))
+                .andExpect(jsonPath("$[0].coldBytes").value(1200));
     }
 
     @Test

@@ -70,6 +70,19 @@ class ArchiveIT {
             assertThat(r.path("failure").isNull() || r.path("failure").isMissingNode()).as(archived.body()).isTrue();
             assertThat(query(c, reader, sql)).isEqualTo(expected);
             assertThat(query(c, reader, "SELECT count(*), count(n), count(rack) FROM cpu")).isEqualTo("[[51,10,13]]");
+
+            // the namespace list tells hot from archived once the usage report after the pass ran
+            JsonNode listed = null;
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < deadline) {
+                listed = WriteClient.body(c.json("GET", "/api/v1/namespaces", t.admin(), null)).get(0);
+                if (listed.get("coldBytes").asLong() > 0) {
+                    break;
+                }
+                Thread.sleep(250);
+            }
+            assertThat(listed.get("coldBytes").asLong()).as(listed.toString()).isPositive()
+                    .isLessThanOrEqualTo(listed.get("storedBytes").asLong());
         }
         long id = WriteClient.namespaceId(services, t.id(), "m");
         try (S3Backend s3 = new S3Backend(services.s3())) {

@@ -25,12 +25,13 @@ public class UsageService {
 
     /** Sets the namespace's current series count and stored bytes (hot + cold). */
     @Transactional
-    public void report(long namespaceId, long series, long storedBytes) {
-        if (series < 0 || storedBytes < 0) {
-            throw new IllegalArgumentException("usage must not be negative [series=" + series + ", storedBytes=" + storedBytes + "]");
+    public void report(long namespaceId, long series, long storedBytes, long coldBytes) {
+        if (series < 0 || storedBytes < 0 || coldBytes < 0 || coldBytes > storedBytes) {
+            throw new IllegalArgumentException("usage must not be negative, nor cold bytes more than stored [series=" + series
+                    + ", storedBytes=" + storedBytes + ", coldBytes=" + coldBytes + "]");
         }
-        jdbc.sql("UPDATE namespace_usage SET series = ?, stored_bytes = ?, updated_at = now() WHERE namespace_id = ?")
-                .params(series, storedBytes, namespaceId).update();
+        jdbc.sql("UPDATE namespace_usage SET series = ?, stored_bytes = ?, cold_bytes = ?, updated_at = now() WHERE namespace_id = ?")
+                .params(series, storedBytes, coldBytes, namespaceId).update();
     }
 
     /** Adds to the namespace's count of points written. */
@@ -51,10 +52,10 @@ public class UsageService {
             return out;
         }
         jdbc.sql("""
-                        SELECT u.namespace_id, u.series, u.stored_bytes, u.points_written FROM namespace_usage u
+                        SELECT u.namespace_id, u.series, u.stored_bytes, u.points_written, u.cold_bytes FROM namespace_usage u
                         JOIN namespaces n ON n.id = u.namespace_id WHERE n.tenant_id = ? AND u.namespace_id = ANY(?)""")
                 .params(tenant, ids.toArray(Long[]::new))
-                .query((rs, n) -> new NamespaceUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)))
+                .query((rs, n) -> new NamespaceUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)))
                 .list().forEach(u -> out.put(u.namespaceId(), u));
         return out;
     }

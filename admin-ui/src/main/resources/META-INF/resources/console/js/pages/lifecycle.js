@@ -155,7 +155,7 @@ export async function render(root) {
   root.append(el('h2', {}, 'Rollups'), el('div.panel#rollups', {}, rollups || el('p.muted', {}, 'No namespaces.')));
   root.append(el('h2', {}, 'Hot and archived data'),
     el('div.panel', {}, namespaces.length ? tiers(namespaces) : el('p.muted', {}, 'No namespaces.'),
-      el('p.hint', {}, 'Archived data is reported once the cold archive reports it per namespace; until then everything stored is hot.')));
+      el('p.hint', {}, 'Hot data is on the service’s disk; archived data is Parquet in the cold tier. As last reported (every few seconds after writes and archiving passes).')));
   if (namespaces.length) root.append(el('h2', {}, 'Flush and compact now'), el('div.panel', {}, maintenance(namespaces, () => rollups.reload())));
   root.append(el('h2', {}, 'Delete data'));
   if (!namespaces.length) {
