@@ -687,8 +687,10 @@ public final class Chronix implements AutoCloseable {
         long from = request.from();
         long to = request.to();
 
-        // snapshot order matters: active before frozen (a freeze moves active to frozen), frozen
-        // before segments (a flush publishes segments, then drops frozen)
+        // snapshot order matters: tombstones before segments (Tombstones#snapshot), active before
+        // frozen (a freeze moves active to frozen), frozen before segments (a flush publishes
+        // segments, then drops frozen)
+        Tombstones tombstones = this.tombstones.snapshot();
         List<FlushController> controllers = router.shards();
         List<Memtable> actives = new ArrayList<>();
         List<Memtable> frozens = new ArrayList<>();

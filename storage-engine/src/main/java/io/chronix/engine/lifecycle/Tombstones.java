@@ -59,6 +59,19 @@ public final class Tombstones {
         byMeasurement = Map.copyOf(m);
     }
 
+    /**
+     * The tombstones live now, fixed. A scan takes one <em>before</em> its snapshot of the
+     * segments: a tombstone is collected only after every segment it names was replaced, so a
+     * segment list read afterwards holds either the replaced segments (and this snapshot still
+     * masks them) or their replacements (which no longer hold the deleted rows). Read live
+     * instead, a compaction finishing between the two reads left old segments unmasked.
+     */
+    public Tombstones snapshot() {
+        Tombstones fixed = new Tombstones();
+        fixed.byMeasurement = byMeasurement;
+        return fixed;
+    }
+
     /** Every live tombstone. */
     public List<TombstoneEntry> all() {
         List<TombstoneEntry> out = new ArrayList<>();
