@@ -395,27 +395,8 @@ public final class SegmentReader implements AutoCloseable {
     public VectorSchemaRoot readRowGroup(BufferAllocator allocator, int rowGroup, List<String> projection) {
         checkOpen();
         SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
-        List<Integer> cols = project(projection);
-        List<FieldVector> vectors = new ArrayList<>(cols.size());
-        Decoder d = acquire();
-        boolean ok = false;
-        try {
-            for (int c : cols) {
-                SegmentMeta.Column column = meta.columns().get(c);
-                FieldVector v = SegmentArrow.field(column).createVector(allocator);
-                vectors.add(v);
-                load(d, rowGroup, c, column, g.blocks().get(c), v);
-            }
-            VectorSchemaRoot root = new VectorSchemaRoot(vectors);
-            root.setRowCount(g.rowCount());
-            ok = true;
-            return root;
-        } finally {
-            release(d);
-            if (!ok) {
-                vectors.forEach(FieldVector::close);
-            }
-        }
+        return decodeColumns(allocator, projection, g.rowCount(),
+                (d, c, column, v) -> load(d, rowGroup, c, column, g.blocks().get(c), v));
     }
 
     /**
@@ -434,6 +415,18 @@ public final class SegmentReader implements AutoCloseable {
         checkOpen();
         SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
         int rows = BlockImages.checkRanges(ranges, g.rowCount());
+        return decodeColumns(allocator, projection, rows,
+                (d, c, column, v) -> BlockImages.fillRanges(v, image(d, allocator, rowGroup, c, column, g.blocks().get(c)), ranges, rows));
+    }
+
+    /** Fills one projected column's vector of a row group. */
+    @FunctionalInterface
+    private interface ColumnFill {
+        void fill(Decoder d, int columnIndex, SegmentMeta.Column column, FieldVector v);
+    }
+
+    /** One vector per projected column, filled by {@code fill} with one pooled decoder; closed again if any fill fails. */
+    private VectorSchemaRoot decodeColumns(BufferAllocator allocator, List<String> projection, int rowCount, ColumnFill fill) {
         List<Integer> cols = project(projection);
         List<FieldVector> vectors = new ArrayList<>(cols.size());
         Decoder d = acquire();
@@ -443,10 +436,10 @@ public final class SegmentReader implements AutoCloseable {
                 SegmentMeta.Column column = meta.columns().get(c);
                 FieldVector v = SegmentArrow.field(column).createVector(allocator);
                 vectors.add(v);
-                BlockImages.fillRanges(v, image(d, allocator, rowGroup, c, column, g.blocks().get(c)), ranges, rows);
+                fill.fill(d, c, column, v);
             }
             VectorSchemaRoot root = new VectorSchemaRoot(vectors);
-            root.setRowCount(rows);
+            root.setRowCount(rowCount);
             ok = true;
             return root;
         } finally {
