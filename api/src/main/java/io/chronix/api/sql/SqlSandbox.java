@@ -38,7 +38,7 @@ import java.util.Properties;
  * rows ({@link #connect(long)}). A DuckDB worker thread that pulls a batch from a registered Arrow
  * stream calls into the JVM, and Arrow's C Data bridge attaches that thread to the JVM and
  * detaches it again on every call — a Java thread created and torn down per batch and per
- * released array, ≈ 0.3–2 ms each under load, more than a small query's whole work. With one
+ * released array, a few hundred µs each, more than a small query's whole work. With one
  * thread DuckDB runs every task on the calling (Java) thread, so nothing attaches. Parallelism pays
  * only when there is enough input to split. Each instance has the full {@code memory_limit}.
  */
@@ -67,7 +67,7 @@ public final class SqlSandbox implements AutoCloseable {
     /**
      * Inputs up to this many rows run on the serial instance: below about two of the engine's
      * 65,536-row batches DuckDB has little to split, and the measured cost of the thread hand-off
-     * exceeded the gain up to 432,000 rows on two cores (docs/benchmarks.md, 2026-12-02, "fixed costs").
+     * exceeded the gain up to 432,000 rows on two cores (docs/benchmarks.md, "Fixed per-query costs").
      */
     public static final long SERIAL_MAX_ROWS = 131_072;
 
