@@ -40,8 +40,9 @@ public final class SeriesFormat {
     /**
      * Zstandard level of a version-2 body. The plain body repeats itself (tag values shared by many
      * series, row counts and time bounds that differ in a few low bytes): a TSBS segment of 100
-     * series, 10.1 KB plain, stores in about 1.5 KB at level 3; higher levels gain a few percent at
-     * several times the cost on every flush and compaction.
+     * series, 10.8 KB as version 1, stores in 2.0 KB at level 3 — one 4 KiB filesystem block instead
+     * of three. Levels 9 and 19 were 12 % and 15 % smaller on a 100-series test sample, which
+     * changes no block count here and costs more CPU on every flush and compaction.
      */
     public static final int ZSTD_LEVEL = 3;
 
