@@ -431,11 +431,7 @@ public final class Chronix implements AutoCloseable {
         }
         ensureOpen();
         SchemaRegistry.Plan plan = schema.validate(batch);
-        long newest = Long.MIN_VALUE;
-        for (int p = 0; p < batch.size(); p++) {
-            newest = Math.max(newest, batch.timestamp(p));
-        }
-        ShardWindow window = router.window(newest, nowNanos());
+        ShardWindow window = router.window(nowNanos());
         if (backfill) {
             Duration r = retention != null ? retention : this.retention;
             long from = r == null || r.isNegative() ? Long.MIN_VALUE : lifecycle.cutoff(r);
@@ -1393,7 +1389,7 @@ public final class Chronix implements AutoCloseable {
 
     /** The start of the oldest shard the out-of-order window still admits. */
     long finalHorizon() {
-        return router.window(Long.MIN_VALUE, nowNanos()).from();
+        return router.window(nowNanos()).from();
     }
 
     /** The oldest timestamp {@code measurement} may hold (memtables are counted whole: an earlier answer only costs empty reads). */

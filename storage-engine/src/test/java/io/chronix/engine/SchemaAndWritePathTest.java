@@ -162,6 +162,29 @@ class SchemaAndWritePathTest {
     }
 
     @Test
+    void anEmptyEngineAcceptsOneBatchSpanningAnyHistoryAndThenAnchorsOnWhatItHolds() {
+        try (Chronix c = fx.open(dir)) {
+            long hour = 3600 * SECOND;
+            PointBatch.Builder history = PointBatch.builder();
+            for (int h = 10; h >= 0; h--) { // ten hours in one request, in time order
+                history.beginPoint("cpu", T0 - h * hour).tag("host", "a").floatField("usage", h).endPoint();
+            }
+            c.write(history.build());
+            assertThat(fx.rows(c, ScanRequest.all("cpu"))).hasSize(11);
+            // now the engine holds T0: a point more than two shards behind it is outside the window
+            assertThatThrownBy(() -> c.write(cpu(T0 - 3 * hour, "b", 1)))
+                    .isInstanceOfSatisfying(ShardOutOfRangeException.class,
+                            e -> assertThat(e.acceptedFrom()).isEqualTo(T0 - 2 * hour));
+            // and a request's own newest point does not move the window before it is held
+            PointBatch spanning = PointBatch.builder()
+                    .beginPoint("cpu", T0 - 2 * hour).tag("host", "b").floatField("usage", 1).endPoint()
+                    .beginPoint("cpu", T0 + hour).tag("host", "b").floatField("usage", 2).endPoint().build();
+            c.write(spanning);
+            assertThat(fx.rows(c, ScanRequest.all("cpu"))).hasSize(13);
+        }
+    }
+
+    @Test
     void lastWriteWinsFieldByFieldAndAbsentStaysNull() {
         try (Chronix c = fx.open(dir)) {
             c.write(PointBatch.builder().beginPoint("m", T0).tag("h", "a").floatField("x", 1).integerField("y", 2).endPoint().build());

@@ -243,6 +243,24 @@ class WriteEndpointsTest {
     }
 
     @Test
+    void aNewEmptyNamespaceAcceptsHistorySpanningManyShardsInOneRequestWithoutTheFlag() throws Exception {
+        Tenant t = tenant(null);
+        long now = System.currentTimeMillis() * 1_000_000L;
+        long hour = 3600L * 1_000_000_000L;
+        StringBuilder body = new StringBuilder();
+        for (int h = 12; h >= 0; h--) {
+            body.append("cpu,host=a v=").append(h).append(' ').append(now - h * hour).append('\n');
+        }
+        assertThat(write(t, "", body.toString()).statusCode()).isEqualTo(204);
+        assertThat(points(t, "cpu")).isEqualTo(13);
+        // from here the window is anchored on the newest point the namespace holds
+        HttpResponse<String> late = write(t, "", "cpu,host=b v=1 " + (now - 12 * hour));
+        assertThat(late.statusCode()).isEqualTo(422);
+        assertThat(json(late).get("errorId").asString()).isEqualTo("outside-time-window");
+        assertThat(points(t, "cpu")).isEqualTo(13);
+    }
+
+    @Test
     void backfillAcceptsAnyTimestampInsideTheRetentionOnEveryWriteEndpoint() throws Exception {
         Tenant t = tenant(null); // retention P30D
         long now = System.currentTimeMillis() * 1_000_000L;

@@ -1,5 +1,6 @@
 package io.chronix.engine.segment;
 
+import com.github.luben.zstd.Zstd;
 import io.chronix.engine.error.CorruptFileException;
 import io.chronix.engine.error.UnsupportedFormatVersionException;
 import io.chronix.engine.io.FileIO;
@@ -14,9 +15,11 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The one reader of {@code .series} sidecars. Checks magic, version (equality), the body length
- * against the file, the CRC-32C, and every length while parsing; damage is a {@link
- * CorruptFileException} with path and offset.
+ * The one reader of {@code .series} sidecars. Checks magic, version (2, the compressed body the
+ * writer writes, or 1, the plain body of older files; any other is {@link
+ * UnsupportedFormatVersionException}), the body length against the file, the CRC-32C, in version 2
+ * that the frame decompresses to exactly its plain length, and every length while parsing; damage
+ * is a {@link CorruptFileException} with path and offset.
  */
 public final class SeriesReader {
 
@@ -70,7 +73,7 @@ public final class SeriesReader {
             }
         }
         int version = Short.toUnsignedInt(b.getShort(SeriesFormat.VERSION_OFFSET));
-        if (version != SeriesFormat.VERSION) {
+        if (version != SeriesFormat.VERSION && version != SeriesFormat.VERSION_PLAIN) {
             throw new UnsupportedFormatVersionException(path, "series sidecar", version, SeriesFormat.VERSION);
         }
         long bodyLength = Integer.toUnsignedLong(b.getInt(SeriesFormat.BODY_LENGTH_OFFSET));
@@ -87,6 +90,12 @@ public final class SeriesReader {
             throw new CorruptFileException(path, SeriesFormat.RESERVED_OFFSET, "reserved bytes set");
         }
         int segmentCrc = b.getInt(SeriesFormat.SEGMENT_CRC_OFFSET);
+        if (version == SeriesFormat.VERSION) {
+            // parse header + plain body, so that offsets in errors below count from the file's start
+            // as if the body were stored plain (as the summary reader does)
+            b = ByteBuffer.wrap(decompress(path, bytes, crcAt)).order(ByteOrder.LITTLE_ENDIAN);
+            crcAt = b.capacity();
+        }
         b.position(SeriesFormat.HEADER_SIZE);
         b.limit(crcAt);
         String measurement = name(path, b);
@@ -114,7 +123,7 @@ public final class SeriesReader {
                     continue;
                 }
                 need(path, b, len);
-                values[t] = new String(bytes, b.position(), len, StandardCharsets.UTF_8);
+                values[t] = new String(b.array(), b.position(), len, StandardCharsets.UTF_8);
                 b.position(b.position() + len);
             }
             keys.add(new SeriesIndex.Key(java.util.Arrays.asList(values), firstRow, rows, min, max));
@@ -123,6 +132,30 @@ public final class SeriesReader {
             throw new CorruptFileException(path, b.position(), "sidecar body has bytes after its end");
         }
         return new SeriesIndex(segmentCrc, measurement, tags, keys);
+    }
+
+    /** The version-2 body: header copied, then the Zstandard frame decompressed to exactly its plain length. */
+    private static byte[] decompress(Path path, byte[] bytes, int crcAt) {
+        int packedAt = SeriesFormat.HEADER_SIZE + SeriesFormat.PLAIN_LENGTH_SIZE;
+        if (crcAt < packedAt) {
+            throw new CorruptFileException(path, SeriesFormat.HEADER_SIZE, "sidecar body too short for its plain length");
+        }
+        int plainLength = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt(SeriesFormat.HEADER_SIZE);
+        if (plainLength < 0 || plainLength > SeriesFormat.MAX_BODY_LENGTH) {
+            throw new CorruptFileException(path, SeriesFormat.HEADER_SIZE, "plain length out of range [plainLength=" + plainLength + "]");
+        }
+        byte[] plain = new byte[SeriesFormat.HEADER_SIZE + plainLength];
+        System.arraycopy(bytes, 0, plain, 0, SeriesFormat.HEADER_SIZE);
+        long got;
+        try {
+            got = Zstd.decompressByteArray(plain, SeriesFormat.HEADER_SIZE, plainLength, bytes, packedAt, crcAt - packedAt);
+        } catch (RuntimeException e) {
+            throw new CorruptFileException(path, packedAt, "sidecar body does not decompress: " + e.getMessage());
+        }
+        if (got != plainLength) {
+            throw new CorruptFileException(path, packedAt, "sidecar body decompresses to " + got + " bytes, not " + plainLength);
+        }
+        return plain;
     }
 
     private static void need(Path path, ByteBuffer b, int n) {

@@ -1,10 +1,12 @@
 package io.chronix.engine.segment;
 
+import com.github.luben.zstd.Zstd;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.segment.encoding.BlockBuffer;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
@@ -19,8 +21,31 @@ public final class SeriesWriter {
     private SeriesWriter() {
     }
 
-    /** Encodes the sidecar bytes (also used by tests to build fixtures). */
+    /** Encodes the sidecar bytes as the current version writes them (also used by tests to build fixtures). */
     public static byte[] encode(SeriesIndex index) {
+        byte[] plain = plainBody(index);
+        byte[] packed = Zstd.compress(plain, SeriesFormat.ZSTD_LEVEL);
+        int bodyLength = SeriesFormat.PLAIN_LENGTH_SIZE + packed.length;
+        ByteBuffer out = ByteBuffer.allocate(SeriesFormat.HEADER_SIZE + bodyLength + SeriesFormat.TRAILER_SIZE)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        out.put(SeriesFormat.MAGIC);
+        out.putShort((short) SeriesFormat.VERSION);
+        out.putShort((short) 0);
+        out.putInt(index.segmentCrc());
+        out.putInt(bodyLength);
+        out.putInt(plain.length);
+        out.put(packed);
+        CRC32C crc = new CRC32C();
+        crc.update(out.array(), 0, out.position());
+        out.putInt((int) crc.getValue());
+        return out.array();
+    }
+
+    /**
+     * The plain body (version 1 stored it as it is; version 2 stores it as one Zstandard frame).
+     * Package-private so that the format tests can compare it byte for byte with a fixture's.
+     */
+    static byte[] plainBody(SeriesIndex index) {
         BlockBuffer body = new BlockBuffer(256 + index.series().size() * 64);
         SegmentWriter.putName(body, index.measurement());
         if (index.tagNames().size() > 0xFFFF) {
@@ -52,18 +77,10 @@ public final class SeriesWriter {
                 }
             }
         }
-        ByteBuffer out = ByteBuffer.allocate(SeriesFormat.HEADER_SIZE + body.size() + SeriesFormat.TRAILER_SIZE)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        out.put(SeriesFormat.MAGIC);
-        out.putShort((short) SeriesFormat.VERSION);
-        out.putShort((short) 0);
-        out.putInt(index.segmentCrc());
-        out.putInt(body.size());
-        out.put(body.array(), 0, body.size());
-        CRC32C crc = new CRC32C();
-        crc.update(out.array(), 0, out.position());
-        out.putInt((int) crc.getValue());
-        return out.array();
+        if (body.size() > SeriesFormat.MAX_BODY_LENGTH) {
+            throw new IllegalArgumentException("series sidecar body larger than " + SeriesFormat.MAX_BODY_LENGTH + " bytes");
+        }
+        return java.util.Arrays.copyOf(body.array(), body.size());
     }
 
     /** Writes and publishes {@code target} (a sidecar path from {@link SegmentFile#resolveSidecar}). */

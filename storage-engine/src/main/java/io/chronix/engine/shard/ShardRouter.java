@@ -81,13 +81,20 @@ public final class ShardRouter {
     }
 
     /**
-     * The window for a write of points whose newest timestamp is {@code batchNewest} at wall-clock
-     * time {@code nowNanos}.
+     * The window a write accepts at wall-clock time {@code nowNanos}: from the start of the shard
+     * {@code oooToleranceShards} behind the newest timestamp the engine already holds, to the clock
+     * plus the future tolerance. The anchor is what was held before the write, never the write's
+     * own points, so an empty engine accepts any start (history loaded in time order needs no
+     * flag, however much of it one request spans), and a request is judged the same whether its
+     * points arrive in one batch or several.
      */
-    public ShardWindow window(long batchNewest, long nowNanos) {
+    public ShardWindow window(long nowNanos) {
         long to = saturatingAdd(nowNanos, futureTolerance);
-        long anchor = Math.max(newest.get(), Math.min(batchNewest, to));
-        long oldestShard = saturatingSub(shardOf(anchor), oooToleranceShards);
+        long held = newest.get();
+        if (held == Long.MIN_VALUE) {
+            return new ShardWindow(Long.MIN_VALUE, to);
+        }
+        long oldestShard = saturatingSub(shardOf(held), oooToleranceShards);
         return new ShardWindow(shardStart(oldestShard), to);
     }
 

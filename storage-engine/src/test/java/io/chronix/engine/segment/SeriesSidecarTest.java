@@ -92,6 +92,28 @@ class SeriesSidecarTest {
     }
 
     @Test
+    void aVersionOneSidecarIsUsedAsItIsAndAForeignVersionIsRebuilt() throws IOException {
+        Path p = file.resolveSidecar(segments());
+        byte[] plain = SeriesWriter.plainBody(written);
+        java.nio.ByteBuffer v1 = java.nio.ByteBuffer.allocate(SeriesFormat.HEADER_SIZE + plain.length + SeriesFormat.TRAILER_SIZE)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        v1.put(SeriesFormat.MAGIC).putShort((short) SeriesFormat.VERSION_PLAIN).putShort((short) 0)
+                .putInt(written.segmentCrc()).putInt(plain.length).put(plain);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(v1.array(), 0, v1.position());
+        v1.putInt((int) crc.getValue());
+        Files.write(p, v1.array());
+        assertThat(SeriesSidecar.loadOrRebuild(NioFileIO.INSTANCE, segments(), tmp(), file)).isEqualTo(written);
+        assertThat(Files.readAllBytes(p)).as("an intact version-1 sidecar is not rewritten").isEqualTo(v1.array());
+
+        byte[] foreign = v1.array().clone();
+        foreign[SeriesFormat.VERSION_OFFSET] = 9;
+        Files.write(p, foreign);
+        assertThat(SeriesSidecar.loadOrRebuild(NioFileIO.INSTANCE, segments(), tmp(), file)).isEqualTo(written);
+        assertThat(Files.readAllBytes(p)).as("rebuilt in the current version").isEqualTo(SeriesWriter.encode(written));
+    }
+
+    @Test
     void damagedSegmentIsNotHiddenByTheSidecar() throws IOException {
         Path seg = file.resolve(segments());
         byte[] bytes = Files.readAllBytes(seg);

@@ -31,7 +31,8 @@ class ShardRouterTest {
         assertThat(router.shardStart(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
         assertThat(router.shardEnd(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
         // a window anchored at the very bottom and a clock at the very top
-        ShardWindow w = router.window(Long.MIN_VALUE, Long.MAX_VALUE);
+        router.observe(Long.MIN_VALUE + 1); // the tolerance behind it saturates
+        ShardWindow w = router.window(Long.MAX_VALUE);
         assertThat(w.to()).isEqualTo(Long.MAX_VALUE);
         assertThat(w.from()).isEqualTo(Long.MIN_VALUE);
         assertThat(ShardRouter.saturatingAdd(Long.MAX_VALUE, 1)).isEqualTo(Long.MAX_VALUE);
@@ -43,7 +44,7 @@ class ShardRouterTest {
     void windowRunsFromTheToleratedShardBehindTheNewestToTheClockPlusTolerance() {
         long now = 100 * HOUR + 5;
         router.observe(50 * HOUR + 7);
-        ShardWindow w = router.window(50 * HOUR, now);
+        ShardWindow w = router.window(now);
         assertThat(w.from()).isEqualTo(48 * HOUR);
         assertThat(w.to()).isEqualTo(101 * HOUR + 5);
         router.check(48 * HOUR, w);
@@ -58,10 +59,14 @@ class ShardRouterTest {
     }
 
     @Test
-    void aBatchNewerThanAnythingHeldAnchorsTheWindowButNotBeyondTheFuture() {
+    void anEmptyRouterAcceptsAnyStartAndOnlyWhatIsHeldAnchorsTheWindow() {
         long now = 10 * HOUR;
-        assertThat(router.window(9 * HOUR, now).from()).isEqualTo(7 * HOUR);
-        // a far-future batch cannot drag the window forward past the clock's tolerance
-        assertThat(router.window(Long.MAX_VALUE, now).from()).isEqualTo(9 * HOUR);
+        assertThat(router.window(now).from()).isEqualTo(Long.MIN_VALUE);
+        assertThat(router.window(now).to()).isEqualTo(11 * HOUR);
+        router.observe(9 * HOUR + 1);
+        assertThat(router.window(now).from()).isEqualTo(7 * HOUR);
+        // an older observation never moves the anchor back
+        router.observe(HOUR);
+        assertThat(router.window(now).from()).isEqualTo(7 * HOUR);
     }
 }

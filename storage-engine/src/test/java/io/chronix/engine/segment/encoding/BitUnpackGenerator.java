@@ -104,8 +104,33 @@ public final class BitUnpackGenerator {
         return b.toString();
     }
 
+    /**
+     * Whether word {@code k} of width {@code w} is unzigzagged lane-parallel (SWAR) before its values
+     * are summed: with the lane's bit 0 at {@code L} (one bit per lane that lies wholly in the word),
+     * {@code ((a >>> 1) & M) ^ ((a & L) * (2^w - 1))} turns every zigzag lane {@code z} into the
+     * {@code w}-bit two's complement of {@code unzigzag(z)} in five operations per word (the
+     * multiply spreads each odd lane's bit 0 over its {@code w} bits; lanes are disjoint, so no
+     * carry crosses them). Each value then costs a shift pair (sign extension) and the add, three
+     * operations instead of six, so the transform pays from two lanes a word on. Width 1 has no
+     * upper bits and keeps the direct form.
+     */
+    static boolean swar(int w, int k) {
+        if (w == 1) {
+            return false;
+        }
+        int lanes = 0;
+        for (int l = 0; l < 64; l++) {
+            int lb = l * w;
+            if (lb >>> 6 == k && (lb & 63) + w <= 64) {
+                lanes++;
+            }
+        }
+        return lanes >= 2;
+    }
+
     private static void method(StringBuilder out, int w, boolean delta, boolean toDouble) {
         StringBuilder b = new StringBuilder();
+        boolean[] transformed = new boolean[w + 1];
         int loaded = -1;
         for (int j = 0; j < 64; j++) {
             int bit = j * w;
@@ -127,7 +152,28 @@ public final class BitUnpackGenerator {
                 }
                 expr = "((a" + k + " >>> " + sh + ") | (a" + (k + 1) + " << " + (64 - sh) + ")) & m";
             }
-            if (delta && sh + w <= 64) {
+            if (delta && sh + w <= 64 && swar(w, k)) {
+                // the word's lanes were unzigzagged together (see swar): sign-extend this lane
+                if (!transformed[k]) {
+                    transformed[k] = true;
+                    long low = 0;
+                    long upperMask = 0;
+                    for (int l = 0; l < 64; l++) {
+                        int lb = l * w;
+                        if (lb >>> 6 == k && (lb & 63) + w <= 64) {
+                            low |= 1L << (lb & 63);
+                            upperMask |= ((1L << (w - 1)) - 1) << (lb & 63);
+                        }
+                    }
+                    b.append("        long t").append(k).append(" = ((a").append(k).append(" >>> 1) & ").append(hex(upperMask))
+                            .append(") ^ ((a").append(k).append(" & ").append(hex(low)).append(") * ").append(hex((1L << w) - 1))
+                            .append(");\n");
+                }
+                int left = 64 - sh - w;
+                b.append("        v += ").append(left == 0 ? "t" + k : "(t" + k + " << " + left + ")").append(" >> ")
+                        .append(64 - w).append(";\n");
+                b.append("        ").append(dst).append(toDouble ? " = (double) v;\n" : " = v;\n");
+            } else if (delta && sh + w <= 64) {
                 // unzigzag straight from the word: the value's bit 0 (at bit sh) spread to a mask,
                 // XOR the value's upper w-1 bits — two operations fewer than extract-then-unzigzag
                 // (w == 1 has no upper bits; at sh = 63 a shift by 64 would be taken as 0)
