@@ -146,11 +146,14 @@ public final class MaintenanceScheduler implements AutoCloseable {
         }
 
         private void run() {
+            if (cancelled) {
+                // queued before the cancel (or by the run that was going when it came): not a run
+                state.set(IDLE);
+                return;
+            }
             state.set(RUNNING);
             try {
-                if (!cancelled) {
-                    body.run();
-                }
+                body.run();
             } catch (RuntimeException | Error e) {
                 failures.incrementAndGet();
                 LOG.log(Level.WARNING, "maintenance task failed: " + name, e);
@@ -158,6 +161,10 @@ public final class MaintenanceScheduler implements AutoCloseable {
                 runs.incrementAndGet();
             }
             if (!state.compareAndSet(RUNNING, IDLE)) {
+                if (cancelled) {
+                    state.set(IDLE);
+                    return;
+                }
                 state.set(QUEUED);
                 submit(Duration.ZERO);
             }

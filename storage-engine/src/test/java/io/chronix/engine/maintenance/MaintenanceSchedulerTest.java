@@ -42,6 +42,39 @@ class MaintenanceSchedulerTest {
     }
 
     @Test
+    void aRunQueuedBehindOneCancelledWhileRunningNeitherRunsNorCounts() throws Exception {
+        try (MaintenanceScheduler s = MaintenanceScheduler.create(2)) {
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger bodies = new AtomicInteger();
+            MaintenanceScheduler.Task t = s.task("t", () -> {
+                bodies.incrementAndGet();
+                inside.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.request();
+            assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
+            t.request(); // queued behind the running one
+            t.cancel();
+            release.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (s.runs() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(200); // time for a wrongly resubmitted run to show
+            assertThat(bodies.get()).isEqualTo(1);
+            assertThat(s.runs()).as("the queued run after the cancel is not a run").isEqualTo(1);
+            t.request();
+            Thread.sleep(50);
+            assertThat(s.runs()).as("a cancelled task takes no new requests").isEqualTo(1);
+        }
+    }
+
+    @Test
     void thousandsOfEnginesShareTheBoundedPool() throws Exception {
         try (MaintenanceScheduler s = MaintenanceScheduler.create(2)) {
             int engines = 2000;
