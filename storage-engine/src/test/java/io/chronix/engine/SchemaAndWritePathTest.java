@@ -39,6 +39,44 @@ class SchemaAndWritePathTest {
     }
 
     @Test
+    void aBatchOfManyMeasurementsPutsEveryValueInItsOwnMeasurementsField() {
+        // more measurements in one batch than the per-batch ordinal memo keeps, interleaved; measurement
+        // m has fields f(m), f(m+1), f(m+2) (mod 5), so one field name has another ordinal in each
+        // measurement: a value filed under another measurement's ordinal lands in the wrong column
+        int measurements = 12;
+        try (Chronix c = fx.open(dir)) {
+            for (int round = 0; round < 2; round++) {
+                PointBatch.Builder b = PointBatch.builder();
+                for (int p = 0; p < 3; p++) {
+                    for (int m = 0; m < measurements; m++) {
+                        b.beginPoint("m" + m, T0 + (round * 3L + p) * SECOND).tag("h", "x");
+                        for (int k = 0; k < 3; k++) {
+                            int f = (m + (p % 2 == 0 ? k : 2 - k)) % 5; // and in another order every other point
+                            b.floatField("f" + f, m * 10 + f + 0.5);
+                        }
+                        b.endPoint();
+                    }
+                }
+                c.write(b.build());
+            }
+            for (int m = 0; m < measurements; m++) {
+                java.util.TreeMap<String, Double> fields = new java.util.TreeMap<>();
+                for (int k = 0; k < 3; k++) {
+                    int f = (m + k) % 5;
+                    fields.put("f" + f, m * 10 + f + 0.5);
+                }
+                StringBuilder row = new StringBuilder("|h=\"x\"");
+                fields.forEach((name, v) -> row.append('|').append(name).append('=').append(v));
+                List<String> rows = fx.rows(c, ScanRequest.all("m" + m));
+                assertThat(rows).hasSize(6);
+                for (int r = 0; r < 6; r++) {
+                    assertThat(rows.get(r)).isEqualTo("time=" + (T0 + r * SECOND) + row);
+                }
+            }
+        }
+    }
+
+    @Test
     void conflictingFieldTypeFailsNamingEverythingAndWritesNothingOfTheBatch() {
         try (Chronix c = fx.open(dir)) {
             c.write(cpu(T0, "a", 1.0));

@@ -17,7 +17,9 @@ import java.util.UUID;
  *       namespace, a deleted one, a missing one and a malformed name all give the same empty;</li>
  *   <li>{@link #quotas}: the tenant's effective limits.</li>
  * </ol>
- * Each call reads the database; implementations are thread-safe.
+ * {@link #verify} and {@link #quotas} read the database on each call; {@link #namespace} may be
+ * served from an in-process cache that no change made through this process's services outlives
+ * (see {@link TenancyChanges}). Implementations are thread-safe.
  */
 public interface TenancyDirectory {
 
@@ -26,4 +28,10 @@ public interface TenancyDirectory {
     Optional<Namespace> namespace(UUID tenantId, String namespaceName);
 
     Quotas quotas(UUID tenantId);
+
+    /**
+     * The {@link TenancyChanges} generation: a caller that caches what {@link #verify} answered takes
+     * it before the call and trusts the entry only while it is unchanged.
+     */
+    long generation();
 }

@@ -23,9 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Resolves tenant API tokens ({@code cx_…}) through {@link TenancyDirectory#verify}. Verified tokens
  * are cached for {@link #TTL} (keyed by the token's SHA-256, never the token), so a burst of
- * writes costs one database read; revocation therefore wins within {@link #TTL} on every node, and
- * at once on the node that revoked (it calls {@link #invalidateAll()}). Expiry is re-checked on
- * every hit. Unknown tokens are not cached.
+ * writes costs one database read. An entry is trusted only while the directory's
+ * {@link TenancyDirectory#generation() generation}, taken before the read, is unchanged: a
+ * revocation or tenant deletion made through this node's services wins from its commit on, even
+ * against a verification that was reading the row as it committed; made elsewhere it wins within
+ * {@link #TTL}. Expiry is re-checked on every hit. Unknown tokens are not cached.
  */
 @Component
 public class TenantTokenResolver implements CredentialResolver {
@@ -34,7 +36,7 @@ public class TenantTokenResolver implements CredentialResolver {
     public static final Duration TTL = Duration.ofMillis(500);
     private static final int MAX_ENTRIES = 10_000;
 
-    private record Entry(Authentication auth, VerifiedToken token, long loadedAtNanos) {
+    private record Entry(Authentication auth, VerifiedToken token, long generation, long loadedAtNanos) {
     }
 
     private final TenancyDirectory directory;
@@ -52,9 +54,10 @@ public class TenantTokenResolver implements CredentialResolver {
             return Optional.empty();
         }
         String key = digest(credential);
+        long generation = directory.generation(); // before the read
         long now = System.nanoTime();
         Entry e = cache.get(key);
-        if (e != null && now - e.loadedAtNanos() < TTL.toNanos() && !expired(e.token())) {
+        if (e != null && e.generation() == generation && now - e.loadedAtNanos() < TTL.toNanos() && !expired(e.token())) {
             return Optional.of(e.auth());
         }
         Optional<VerifiedToken> verified = directory.verify(credential);
@@ -66,7 +69,7 @@ public class TenantTokenResolver implements CredentialResolver {
         if (cache.size() >= MAX_ENTRIES) {
             cache.clear();
         }
-        cache.put(key, new Entry(auth, verified.get(), now));
+        cache.put(key, new Entry(auth, verified.get(), generation, now));
         return Optional.of(auth);
     }
 

@@ -56,6 +56,7 @@ public class WriteService implements NamespaceDataListener {
     private static final Logger log = LoggerFactory.getLogger(WriteService.class);
     private static final int POOL_MAX = 64;
     private static final int KEEP_BUILDER_POINTS = 1 << 20;
+    private static final int KEEP_BODY_BYTES = 8 << 20; // at most POOL_MAX of them are kept
 
     private final EngineRegistry engines;
     private final TenancyDirectory tenancy;
@@ -70,7 +71,19 @@ public class WriteService implements NamespaceDataListener {
     private final Map<UUID, CachedQuotas> quotas = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-    private record Scratch(LineProtocolParser parser, PointBatch.Builder builder) {
+    /** What one request works in; lent from {@link #pool} for the request and given back after it. */
+    private static final class Scratch {
+        final LineProtocolParser parser = new LineProtocolParser();
+        final PointBatch.Builder builder = PointBatch.builder();
+        byte[] body; // the request body buffer, grown to the largest body this scratch has read
+
+        LineProtocolParser parser() {
+            return parser;
+        }
+
+        PointBatch.Builder builder() {
+            return builder;
+        }
     }
 
     private record CachedQuotas(long at, Quotas quotas) {
@@ -103,19 +116,20 @@ public class WriteService implements NamespaceDataListener {
                          boolean acceptPartial, boolean backfill) throws IOException {
         long t0 = System.nanoTime();
         Quotas q = quotas(tenant.tenantId());
-        RequestBodies.Body body;
-        try {
-            body = RequestBodies.read(request, tenant.tenantName(), q.maxRequestBytes());
-        } catch (WriteException e) {
-            if (e.status() == HttpStatus.CONTENT_TOO_LARGE) {
-                metrics.quotaRejection("maxRequestBytes");
-                activity.limited(tenant.tenantId(), "maxRequestBytes", e.errorId(), e.status().value());
-            }
-            throw e;
-        }
-        long receipt = nowNanos();
         Scratch s = borrow();
         try {
+            RequestBodies.Body body;
+            try {
+                body = RequestBodies.read(request, tenant.tenantName(), q.maxRequestBytes(), s.body);
+            } catch (WriteException e) {
+                if (e.status() == HttpStatus.CONTENT_TOO_LARGE) {
+                    metrics.quotaRejection("maxRequestBytes");
+                    activity.limited(tenant.tenantId(), "maxRequestBytes", e.errorId(), e.status().value());
+                }
+                throw e;
+            }
+            s.body = body.bytes().length <= KEEP_BODY_BYTES ? body.bytes() : null;
+            long receipt = nowNanos();
             ParseResult r = s.parser().parse(body.bytes(), 0, body.length(), precision, receipt, s.builder());
             metrics.rejectedLines("syntax", r.rejected());
             if (r.hasErrors() && !acceptPartial) {
@@ -345,7 +359,7 @@ public class WriteService implements NamespaceDataListener {
     private Scratch borrow() {
         Scratch s = pool.poll();
         if (s == null) {
-            return new Scratch(new LineProtocolParser(), PointBatch.builder());
+            return new Scratch();
         }
         s.builder().reset();
         return s;

@@ -21,9 +21,10 @@ class TenantTokenResolverTest {
     static final String TOKEN = "cx_abcdefghijklmnop_abcdefghijklmnopqrstuvwxyz234567";
 
     /** A directory whose verification answer the test sets, counting calls. */
-    static final class FakeDirectory implements TenancyDirectory {
+    static class FakeDirectory implements TenancyDirectory {
         final AtomicReference<Optional<VerifiedToken>> answer = new AtomicReference<>(Optional.empty());
         final AtomicInteger calls = new AtomicInteger();
+        final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
 
         @Override
         public Optional<VerifiedToken> verify(String presentedToken) {
@@ -39,6 +40,11 @@ class TenantTokenResolverTest {
         @Override
         public Quotas quotas(UUID tenantId) {
             throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long generation() {
+            return generation.get();
         }
     }
 
@@ -70,6 +76,41 @@ class TenantTokenResolverTest {
         d.answer.set(Optional.empty()); // revoked
         r.invalidateAll();
         assertThat(r.resolve(TOKEN)).isEmpty();
+    }
+
+    @Test
+    void aChangeThroughTheServicesMakesTheCachedVerificationStale() {
+        FakeDirectory d = new FakeDirectory();
+        d.answer.set(Optional.of(token(null)));
+        TenantTokenResolver r = new TenantTokenResolver(d, Optional.empty());
+        assertThat(r.resolve(TOKEN)).isPresent();
+        assertThat(r.resolve(TOKEN)).isPresent();
+        assertThat(d.calls).hasValue(1);
+
+        d.answer.set(Optional.empty()); // revoked, and the revocation advanced the generation
+        d.generation.incrementAndGet();
+        assertThat(r.resolve(TOKEN)).isEmpty();
+        assertThat(d.calls).hasValue(2);
+    }
+
+    @Test
+    void aVerificationReadBeforeARevocationCommittedIsNotTrustedAfterIt() {
+        FakeDirectory d = new FakeDirectory() {
+            @Override
+            public Optional<VerifiedToken> verify(String presentedToken) {
+                Optional<VerifiedToken> before = super.verify(presentedToken);
+                if (calls.get() == 1) { // the revocation commits while this read is in flight
+                    answer.set(Optional.empty());
+                    generation.incrementAndGet();
+                }
+                return before;
+            }
+        };
+        d.answer.set(Optional.of(token(null)));
+        TenantTokenResolver r = new TenantTokenResolver(d, Optional.empty());
+        assertThat(r.resolve(TOKEN)).isPresent(); // read before the commit: this request may pass
+        assertThat(r.resolve(TOKEN)).isEmpty();   // the next one must not
+        assertThat(d.calls).hasValue(2);
     }
 
     @Test

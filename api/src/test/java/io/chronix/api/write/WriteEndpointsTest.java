@@ -344,4 +344,56 @@ class WriteEndpointsTest {
                 .contains("chronix_wal_truncations_total").contains("chronix_wal_fsyncs_total").contains("chronix_open_engines")
                 .contains("chronix_memtable_bytes").contains("chronix_write_duration_seconds_bucket");
     }
+    @Test
+    void aDeletedNamespaceAnswers404OnTheNextWriteAndARecreatedOneStartsEmpty() throws Exception {
+        Tenant t = tenant(null);
+        long now = System.currentTimeMillis();
+        assertThat(write(t, "?precision=ms", "cpu,host=a v=1 " + now + "\n").statusCode()).isEqualTo(204);
+        TestHttp http = new TestHttp(port);
+        assertThat(http.send("DELETE", "/api/v1/namespaces/metrics", t.admin(), null).status()).isEqualTo(204);
+        // the lookup of a moment ago is cached; the deletion must win over it at once
+        HttpResponse<String> gone = write(t, "?precision=ms", "cpu,host=a v=2 " + now + "\n");
+        assertThat(gone.statusCode()).as(gone.body()).isEqualTo(404);
+        assertThat(json(gone).get("errorId").asString()).isEqualTo("namespace-not-found");
+
+        assertThat(http.send("POST", "/api/v1/namespaces", t.admin(), "{\"name\":\"metrics\"}").status()).isEqualTo(201);
+        assertThat(write(t, "?precision=ms", "cpu,host=b v=3 " + now + "\n").statusCode()).isEqualTo(204);
+        assertThat(points(t, "cpu")).isEqualTo(1);
+    }
+
+    @Test
+    void aRevokedWriteTokenAnswers401OnTheNextWrite() throws Exception {
+        Tenant t = tenant(null);
+        TestHttp http = new TestHttp(port);
+        JsonNode created = http.send("POST", "/api/v1/tokens", t.admin(), "{\"description\":\"x\",\"scopes\":[\"write:metrics\"]}").json();
+        String token = created.get("token").asString();
+        byte[] line = ("cpu v=1 " + System.currentTimeMillis() + "\n").getBytes(StandardCharsets.UTF_8);
+        assertThat(post("/api/v1/namespaces/metrics/write?precision=ms", "Bearer " + token, line).statusCode()).isEqualTo(204);
+        assertThat(http.send("DELETE", "/api/v1/tokens/" + created.get("id").asString(), t.admin(), null).status()).isEqualTo(204);
+        assertThat(post("/api/v1/namespaces/metrics/write?precision=ms", "Bearer " + token, line).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void bodiesOfChangingSizesAndEncodingsAreReadWholeThroughReusedBuffers() throws Exception {
+        Tenant t = tenant(null);
+        long now = System.currentTimeMillis();
+        int expected = 0;
+        // large, small, larger again, gzip and plain alternating: each body must be read whole, never a
+        // previous request's bytes past its end
+        int[] sizes = {3000, 5, 20000, 1, 7000, 40000, 2};
+        for (int round = 0; round < sizes.length; round++) {
+            StringBuilder body = new StringBuilder();
+            for (int i = 0; i < sizes[round]; i++) {
+                body.append("reuse,host=h").append(i % 97).append(",round=r").append(round).append(" v=").append(i).append(' ')
+                        .append(now - 1000L * round - i % 50).append('\n');
+            }
+            byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+            HttpResponse<String> r = round % 2 == 0
+                    ? post("/api/v1/namespaces/metrics/write?precision=ms", "Bearer " + t.writer(), gzip(body.toString()), "Content-Encoding", "gzip")
+                    : post("/api/v1/namespaces/metrics/write?precision=ms", "Bearer " + t.writer(), bytes);
+            assertThat(r.statusCode()).as("round %d: %s", round, r.body()).isEqualTo(204);
+            expected += Math.min(sizes[round], 97 * 50); // distinct (host, time) per round: later duplicates win
+        }
+        assertThat(points(t, "reuse")).isEqualTo(expected);
+    }
 }

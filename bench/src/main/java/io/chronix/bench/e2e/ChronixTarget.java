@@ -28,16 +28,26 @@ final class ChronixTarget implements Target {
     private final Path dataDir;
     private final int port;
     private final Duration queryTimeout;
+    private final List<String> jvmArgs;
+    private final String fsyncPolicy;
     private final List<String> extraArgs;
     private PeerProcess process;
     private String token;
     private ChronixSqlDialect dialect;
 
-    ChronixTarget(Path jar, Path dataDir, int port, Duration queryTimeout, List<String> extraArgs) {
+    /**
+     * @param jvmArgs     options for the service's JVM (before {@code -jar}), e.g. a flight recording
+     * @param fsyncPolicy the service's default fsync policy ({@code chronix.engine.fsync-policy}), or null for its default
+     * @param extraArgs   further service arguments
+     */
+    ChronixTarget(Path jar, Path dataDir, int port, Duration queryTimeout, List<String> jvmArgs, String fsyncPolicy,
+                  List<String> extraArgs) {
         this.jar = jar;
         this.dataDir = dataDir;
         this.port = port;
         this.queryTimeout = queryTimeout;
+        this.jvmArgs = List.copyOf(jvmArgs);
+        this.fsyncPolicy = fsyncPolicy;
         this.extraArgs = List.copyOf(extraArgs);
     }
 
@@ -48,7 +58,7 @@ final class ChronixTarget implements Target {
 
     @Override
     public String durability() {
-        return "service default (group commit, fsync before ack)";
+        return fsyncPolicy == null ? "service default (group commit, fsync before ack)" : "fsync policy " + fsyncPolicy;
     }
 
     private URI base() {
@@ -61,9 +71,13 @@ final class ChronixTarget implements Target {
             throw new IOException("Chronix service jar not found at " + jar + " (build it: ./mvnw -pl api -am package -DskipTests)");
         }
         Files.createDirectories(dataDir);
-        List<String> command = new java.util.ArrayList<>(List.of(PeerProcess.currentJava(), "-jar",
-                jar.toAbsolutePath().toString(), "--chronix.data-dir=" + dataDir.toAbsolutePath(),
+        List<String> command = new java.util.ArrayList<>(List.of(PeerProcess.currentJava()));
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--chronix.data-dir=" + dataDir.toAbsolutePath(),
                 "--server.port=" + port, "--server.address=127.0.0.1"));
+        if (fsyncPolicy != null) {
+            command.add("--chronix.engine.fsync-policy=" + fsyncPolicy);
+        }
         command.addAll(extraArgs);
         process = PeerProcess.start("chronix", command, dataDir.getParent(), dataDir.resolveSibling("chronix.log"));
         process.awaitReady(base().resolve("/actuator/health"), Duration.ofMinutes(2));
@@ -117,6 +131,11 @@ final class ChronixTarget implements Target {
         // configured (about 43 MB of PostgreSQL cluster, whatever the data): it holds tenants and
         // tokens, is absent with an external database, and would swamp the figure of a small load.
         return PeerProcess.bytesUnder(dataDir.resolve("namespaces")) + PeerProcess.bytesUnder(dataDir.resolve("cold"));
+    }
+
+    @Override
+    public long cpuNanos() {
+        return process == null ? -1 : process.cpuNanos();
     }
 
     @Override

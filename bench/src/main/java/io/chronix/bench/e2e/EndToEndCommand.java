@@ -38,11 +38,14 @@ import java.util.Map;
  * --targets a,b,c       chronix, questdb, influxdb (default: all three, in that order)
  * --work DIR            working directory (default: a new temporary one; removed unless --keep-data)
  * --jar FILE            Chronix service jar (default api/target/chronix.jar)   --chronix-port N (18080)
+ * --chronix-fsync P     the service's default fsync policy (PER_BATCH, PERIODIC, …; default: the service's own)
+ * --chronix-jvm "ARGS"  options for the service's JVM, split at spaces (e.g. a -XX:StartFlightRecording=…)
  * --questdb-jar FILE    (default bench/target/peers/questdb.jar)  --questdb-port N (19000)  --questdb-fsync
  * --influxd PATH        (default influxd)  --influxdb-port N (18086)
  * --hosts/--duration/--start/--interval/--seed/--floats           the data set (default 100 hosts, 1d)
  * --batch N  --connections N  --gzip                               load options
  * --queries a,b  --instances N  --warmup N  --runs K  --query-seed S   query options
+ * --load-only           load, check the row count, flush and measure bytes; no reference answers, no queries
  * --keep-going          report a target that fails and go on with the next
  * </pre>
  */
@@ -51,8 +54,8 @@ public final class EndToEndCommand {
     }
 
     /** One target's outcome; {@code error} set when it did not finish. */
-    record Outcome(String target, String durability, LoadReport load, long bytes, long bytesAtRest,
-                   List<QueryStats> queries, String error) {
+    record Outcome(String target, String durability, LoadReport load, long serverCpuNanos, String loadAverage, long bytes,
+                   long bytesAtRest, List<QueryStats> queries, String error) {
     }
 
     public static void run(Options o) throws Exception {
@@ -78,6 +81,9 @@ public final class EndToEndCommand {
         int runs = o.integer("runs", 5);
         long querySeed = o.longValue("query-seed", 7);
         boolean keepGoing = o.flag("keep-going");
+        boolean loadOnly = o.flag("load-only");
+        String chronixFsync = o.has("chronix-fsync") ? o.required("chronix-fsync") : null;
+        List<String> chronixJvm = o.has("chronix-jvm") ? List.of(o.required("chronix-jvm").strip().split("\\s+")) : List.of();
         o.rejectUnknown();
 
         PrintStream log = System.err;
@@ -88,8 +94,8 @@ public final class EndToEndCommand {
         }
         log.printf("generated %,d rows (%d hosts, %s) into %s in %.1f s%n", data.rows(), data.hosts(), data.duration(),
                 file, (System.nanoTime() - t0) / 1e9);
-        List<QueryInstance> plan = new QueryPlanner(data, querySeed).plan(kinds, instances);
-        Map<QueryInstance, ResultTable> reference = ReferenceEvaluator.evaluate(data, plan);
+        List<QueryInstance> plan = loadOnly ? List.of() : new QueryPlanner(data, querySeed).plan(kinds, instances);
+        Map<QueryInstance, ResultTable> reference = loadOnly ? Map.of() : ReferenceEvaluator.evaluate(data, plan);
 
         // one pass over the file without a target: warms the page cache and the batcher's JIT, so the
         // first target is not loaded by a colder client than the others
@@ -104,7 +110,8 @@ public final class EndToEndCommand {
         for (String name : targetNames) {
             Path dir = work.resolve(name);
             Target target = switch (name) {
-                case "chronix" -> new ChronixTarget(chronixJar, dir.resolve("data"), chronixPort, queryTimeout, List.of());
+                case "chronix" -> new ChronixTarget(chronixJar, dir.resolve("data"), chronixPort, queryTimeout, chronixJvm,
+                        chronixFsync, List.of());
                 case "questdb" -> new QuestDbTarget(questDbJar, dir, questDbPort, questDbFsync, queryTimeout);
                 case "influxdb" -> new InfluxDbTarget(influxd, dir, influxPort, data.startNanos(), queryTimeout);
                 default -> throw new IllegalArgumentException("unknown target '" + name + "' (chronix, questdb, influxdb)");
@@ -115,30 +122,39 @@ public final class EndToEndCommand {
                 LoadConfig lc = new LoadConfig(target.writeUrl(), target.writeHeaders(), batch, connections, gzip,
                         Duration.ofMinutes(5));
                 LoadReport load;
+                String loadBefore = loadAverage();
+                long cpu0 = target.cpuNanos();
                 try (InputStream in = LoadCommand.open(file)) {
                     load = new LoadGenerator(lc).run(in);
                 }
+                long cpu1 = target.cpuNanos();
+                long serverCpu = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
+                String loadAvg = loadBefore + " → " + loadAverage();
                 log.println(load.summary());
+                log.printf(Locale.ROOT, "server cpu %.2f s over the load; load average %s%n", serverCpu / 1e9, loadAvg);
                 target.awaitRows(data.rows());
                 target.flush();
                 long bytes = target.bytesOnDisk();
-                List<QueryStats> stats = new QueryRunner(target.dialect(), warmup, runs, keepGoing).run(plan, reference);
-                QueryRunner.print(name, stats, log);
+                List<QueryStats> stats = loadOnly ? List.of()
+                        : new QueryRunner(target.dialect(), warmup, runs, keepGoing).run(plan, reference);
+                if (!loadOnly) {
+                    QueryRunner.print(name, stats, log);
+                }
                 // stopped, a target closes its files: preallocated tails are cut, caches written out
                 target.close();
                 long atRest = target.bytesOnDisk();
-                outcomes.add(new Outcome(name, target.durability(), load, bytes, atRest, stats, null));
+                outcomes.add(new Outcome(name, target.durability(), load, serverCpu, loadAvg, bytes, atRest, stats, null));
             } catch (Exception e) {
                 if (!keepGoing) {
                     throw new IllegalStateException(name + ": " + e.getMessage(), e);
                 }
                 log.println(name + " FAILED: " + e.getMessage());
-                outcomes.add(new Outcome(name, target.durability(), null, 0, 0, List.of(), e.getMessage()));
+                outcomes.add(new Outcome(name, target.durability(), null, -1, "", 0, 0, List.of(), e.getMessage()));
             } finally {
                 target.close();
             }
         }
-        print(data, kinds, outcomes, System.out);
+        print(data, loadOnly ? List.of() : kinds, outcomes, System.out);
         if (!keepData) {
             deleteTree(work);
         }
@@ -153,8 +169,8 @@ public final class EndToEndCommand {
                 data.seed());
         Outcome base = outcomes.stream().filter(x -> x.error() == null).findFirst().orElse(null);
         for (Outcome x : outcomes) {
-            out.printf(Locale.ROOT, "  %-9s durability: %s%s%n", x.target(), x.durability(),
-                    x.error() == null ? "" : "  FAILED: " + x.error());
+            out.printf(Locale.ROOT, "  %-9s durability: %s; load average during the load %s%s%n", x.target(), x.durability(),
+                    x.loadAverage(), x.error() == null ? "" : "  FAILED: " + x.error());
         }
         out.printf(Locale.ROOT, "%-24s", "figure");
         for (Outcome x : outcomes) {
@@ -170,6 +186,7 @@ public final class EndToEndCommand {
         row(out, "write p50 ms", outcomes, base, x -> x.load().p50Nanos() / 1e6, "%.2f");
         row(out, "write p99 ms", outcomes, base, x -> x.load().p99Nanos() / 1e6, "%.2f");
         row(out, "client cpu s", outcomes, base, x -> x.load().clientCpuNanos() / 1e9, "%.2f");
+        row(out, "server cpu s", outcomes, base, x -> x.serverCpuNanos() < 0 ? Double.NaN : x.serverCpuNanos() / 1e9, "%.2f");
         row(out, "bytes/value, running", outcomes, base, x -> (double) x.bytes() / data.values(), "%.3f");
         row(out, "bytes/value, stopped", outcomes, base, x -> (double) x.bytesAtRest() / data.values(), "%.3f");
         for (QueryKind k : kinds) {
@@ -201,6 +218,16 @@ public final class EndToEndCommand {
             }
         }
         out.println(ratios.length() == 0 ? "" : "  " + ratios.toString().strip());
+    }
+
+    /** The 1-, 5- and 15-minute load averages, as {@code /proc/loadavg} has them ("?" where there is none). */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).strip().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "?";
+        }
     }
 
     private static void deleteTree(Path root) throws java.io.IOException {

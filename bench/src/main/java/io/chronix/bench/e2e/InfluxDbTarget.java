@@ -76,6 +76,11 @@ final class InfluxDbTarget implements Target {
     }
 
     @Override
+    public long cpuNanos() {
+        return process == null ? -1 : process.cpuNanos();
+    }
+
+    @Override
     public void close() {
         if (process != null) {
             process.close();

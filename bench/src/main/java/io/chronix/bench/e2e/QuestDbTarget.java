@@ -74,6 +74,11 @@ final class QuestDbTarget implements Target {
     }
 
     @Override
+    public long cpuNanos() {
+        return process == null ? -1 : process.cpuNanos();
+    }
+
+    @Override
     public void close() {
         if (process != null) {
             process.close();

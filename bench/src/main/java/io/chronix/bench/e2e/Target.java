@@ -34,6 +34,9 @@ public interface Target extends AutoCloseable {
     /** Bytes the target's data directory occupies on disk; also valid after {@link #close}. */
     long bytesOnDisk() throws Exception;
 
+    /** CPU time the target's process has used since it started, or -1 if unknown. */
+    long cpuNanos();
+
     /** Stops the process; idempotent. */
     @Override
     void close();

@@ -60,6 +60,14 @@ public final class PeerProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /**
+     * CPU time the process has used so far (user + system, all its threads, JIT and GC included), or
+     * -1 where the platform does not tell.
+     */
+    public long cpuNanos() {
+        return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+    }
+
     /** The last lines of the log, for error messages. */
     public String tail() {
         try {

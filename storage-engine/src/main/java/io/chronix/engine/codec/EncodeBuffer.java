@@ -5,8 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A growable byte array the codec encodes into. Reuse one per writer thread ({@link #clear()}) and
- * encoding a batch allocates nothing once the array has grown to fit.
+ * A growable byte array the codec encodes into. Reuse one per writer ({@link #clear()}, or lend them
+ * from an {@link EncodeBufferPool}) and encoding a batch allocates nothing once the array has grown
+ * to fit.
  *
  * <p>Threading: single-threaded.
  */
@@ -30,6 +31,11 @@ public final class EncodeBuffer {
 
     public int length() {
         return length;
+    }
+
+    /** Bytes it holds before it must grow. */
+    public int capacity() {
+        return bytes.length;
     }
 
     /** The encoded bytes as a buffer over this object's array, valid until the next write or clear. */

@@ -3,6 +3,9 @@ package io.chronix.engine.ingest;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.model.PointBatch;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,6 +51,12 @@ public final class LineProtocolParser {
 
     public static final int MAX_REPORTED_ERRORS = 100;
 
+    // eight bytes at a time for the two whole-input scans (newlines, non-ASCII bytes)
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long NEWLINES = ONES * '\n';
+
     private static final int MEASUREMENT = 0;
     private static final int KEY = 1;
     private static final int STRING = 2;
@@ -60,6 +69,7 @@ public final class LineProtocolParser {
     private int eol;   // end of the current line's content ('\r' of "\r\n" excluded)
     private int nl;    // index of the line's '\n', or end
     private int extraLines; // newlines inside string values of the current line
+    private boolean ascii;  // the whole input is ASCII: no line needs a UTF-8 check
 
     // the current line's tokens
     private int mOff;
@@ -122,6 +132,7 @@ public final class LineProtocolParser {
         fieldNameIds.clear();
         long unit = precision.nanos();
         long defaultTs = Math.floorDiv(receiptNanos, unit) * unit;
+        ascii = isAscii(off, end);
         int lines = 0;
         int p = off;
         lineNo = 0;
@@ -140,7 +151,7 @@ public final class LineProtocolParser {
             }
             lines++;
             extraLines = 0;
-            if (parseLine(q, unit, defaultTs) && checkUtf8(q, eol)) {
+            if (parseLine(q, unit, defaultTs) && (ascii || checkUtf8(q, eol))) {
                 emit(into);
             } else {
                 reject();
@@ -153,12 +164,35 @@ public final class LineProtocolParser {
     }
 
     private int indexOfNewline(int from) {
-        for (int i = from; i < end; i++) {
+        int i = from;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            // SWAR zero-byte test on word ^ "\n\n…": the lowest flagged byte is the first newline (higher
+            // flags may be false positives, never the lowest)
+            long x = (long) LONG_LE.get(b, i) ^ NEWLINES;
+            long found = (x - ONES) & ~x & HIGHS;
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+        }
+        for (; i < end; i++) {
             if (b[i] == '\n') {
                 return i;
             }
         }
         return end;
+    }
+
+    /** No byte of {@code [from, to)} has its high bit set. */
+    private boolean isAscii(int from, int to) {
+        int i = from;
+        long or = 0;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            or |= (long) LONG_LE.get(b, i);
+        }
+        for (; i < to; i++) {
+            or |= b[i];
+        }
+        return (or & HIGHS) == 0;
     }
 
     private boolean fail(int pos, String message) {

@@ -7,6 +7,7 @@ import io.chronix.tenancy.NameTakenException;
 import io.chronix.tenancy.NotFoundException;
 import io.chronix.tenancy.Page;
 import io.chronix.tenancy.ResourceName;
+import io.chronix.tenancy.TenancyChanges;
 import io.chronix.tenancy.quota.QuotaService;
 import io.chronix.tenancy.quota.Quotas;
 import org.springframework.dao.DuplicateKeyException;
@@ -32,10 +33,12 @@ public class NamespaceService {
 
     private final JdbcClient jdbc;
     private final QuotaService quotas;
+    private final TenancyChanges changes;
 
-    NamespaceService(JdbcClient jdbc, QuotaService quotas) {
+    NamespaceService(JdbcClient jdbc, QuotaService quotas, TenancyChanges changes) {
         this.jdbc = jdbc;
         this.quotas = quotas;
+        this.changes = changes;
     }
 
     /**
@@ -114,6 +117,7 @@ public class NamespaceService {
         Duration r = retention == null ? current.retention() : retention;
         Duration c = coldAfter == null ? current.coldAfter() : coldAfter;
         checkDurations(tenant, q, r, c);
+        changes.changed(); // cached lookups of the namespace carry its old settings
         return jdbc.sql("UPDATE namespaces SET retention_ms = ?, cold_after_ms = ? WHERE id = ? RETURNING " + NamespaceRows.COLUMNS)
                 .params(r.toMillis(), c == null ? null : c.toMillis(), current.id())
                 .query(NamespaceRows::namespace).single();
@@ -127,13 +131,17 @@ public class NamespaceService {
         if (!ResourceName.isValid(name)) {
             return false;
         }
+        changes.changed(); // a cached lookup must miss from the commit on
         List<Long> ids = jdbc.sql("UPDATE namespaces SET deleted_at = now() WHERE tenant_id = ? AND name = ? AND deleted_at IS NULL RETURNING id")
                 .params(tenant, name).query(Long.class).list();
         ids.forEach(id -> queueRemoval(jdbc, id));
         return !ids.isEmpty();
     }
 
-    /** Marks every live namespace of the tenant deleted and queues each for removal, in the caller's transaction. */
+    /**
+     * Marks every live namespace of the tenant deleted and queues each for removal, in the caller's
+     * transaction; the caller reports the change to {@link TenancyChanges}.
+     */
     public static List<Long> deleteAllOf(JdbcClient jdbc, UUID tenant) {
         List<Long> ids = jdbc.sql("UPDATE namespaces SET deleted_at = now() WHERE tenant_id = ? AND deleted_at IS NULL RETURNING id")
                 .param(tenant).query(Long.class).list();

@@ -4,6 +4,7 @@ import io.chronix.tenancy.InvalidInputException;
 import io.chronix.tenancy.NameTakenException;
 import io.chronix.tenancy.Page;
 import io.chronix.tenancy.ResourceName;
+import io.chronix.tenancy.TenancyChanges;
 import io.chronix.tenancy.namespace.NamespaceService;
 import io.chronix.tenancy.quota.QuotaOverrides;
 import io.chronix.tenancy.quota.QuotaService;
@@ -37,11 +38,13 @@ public class TenantService {
     private final JdbcClient jdbc;
     private final UserService users;
     private final TokenService tokens;
+    private final TenancyChanges changes;
 
-    TenantService(JdbcClient jdbc, UserService users, TokenService tokens) {
+    TenantService(JdbcClient jdbc, UserService users, TokenService tokens, TenancyChanges changes) {
         this.jdbc = jdbc;
         this.users = users;
         this.tokens = tokens;
+        this.changes = changes;
     }
 
     @Transactional
@@ -104,6 +107,7 @@ public class TenantService {
      */
     @Transactional
     public boolean delete(UUID id) {
+        changes.changed(); // its tokens and namespaces: cached lookups must miss from the commit on
         int marked = jdbc.sql("UPDATE tenants SET deleted_at = now() WHERE id = ? AND deleted_at IS NULL").param(id).update();
         if (marked == 0) {
             return false;

@@ -4,6 +4,7 @@ import io.chronix.tenancy.InvalidInputException;
 import io.chronix.tenancy.LimitExceededException;
 import io.chronix.tenancy.NotFoundException;
 import io.chronix.tenancy.Page;
+import io.chronix.tenancy.TenancyChanges;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -38,10 +39,12 @@ public class TokenService {
 
     private final JdbcClient jdbc;
     private final Clock clock;
+    private final TenancyChanges changes;
 
-    TokenService(JdbcClient jdbc, Optional<Clock> clock) {
+    TokenService(JdbcClient jdbc, Optional<Clock> clock, TenancyChanges changes) {
         this.jdbc = jdbc;
         this.clock = clock.orElse(Clock.systemUTC());
+        this.changes = changes;
     }
 
     /**
@@ -115,6 +118,7 @@ public class TokenService {
     /** Revokes the tenant's token; false if it has no live token of that id. Effective at once. */
     @Transactional
     public boolean revoke(UUID tenant, String id) {
+        changes.changed(); // a cached verification must fail from the commit on
         return jdbc.sql("UPDATE api_tokens SET revoked_at = now() WHERE id = ? AND tenant_id = ? AND revoked_at IS NULL")
                 .params(id, tenant).update() == 1;
     }
