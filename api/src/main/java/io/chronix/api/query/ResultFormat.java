@@ -89,37 +89,43 @@ enum ResultFormat {
         };
     }
 
+    /**
+     * JSON straight to UTF-8 bytes ({@link JsonBytes}): no {@code Writer} and encoder, no per-query
+     * 64 K char buffer, integers and nanosecond timestamps written without an intermediate
+     * {@code String} or {@code Instant} (ResultFormatTest holds the text to what the JDK prints).
+     */
     private static long writeJson(ArrowReader reader, OutputStream out) throws IOException {
-        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        JsonBytes w = new JsonBytes(out);
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
-        w.write("{\"columns\":[");
+        w.ascii("{\"columns\":[");
         List<Field> fields = root.getSchema().getFields();
         for (int c = 0; c < fields.size(); c++) {
             if (c > 0) {
-                w.write(',');
+                w.ascii(',');
             }
-            w.write("{\"name\":");
-            jsonString(w, fields.get(c).getName());
-            w.write(",\"type\":");
-            jsonString(w, typeName(fields.get(c).getType()));
-            w.write('}');
+            w.ascii("{\"name\":");
+            w.string(fields.get(c).getName());
+            w.ascii(",\"type\":");
+            w.string(typeName(fields.get(c).getType()));
+            w.ascii('}');
         }
-        w.write("],\"rows\":[");
+        w.ascii("],\"rows\":[");
         long rows = 0;
         while (reader.loadNextBatch()) {
             List<FieldVector> vectors = root.getFieldVectors();
-            for (int r = 0; r < root.getRowCount(); r++) {
-                w.write(rows++ == 0 ? "[" : ",[");
+            int n = root.getRowCount();
+            for (int r = 0; r < n; r++) {
+                w.ascii(rows++ == 0 ? "[" : ",[");
                 for (int c = 0; c < vectors.size(); c++) {
                     if (c > 0) {
-                        w.write(',');
+                        w.ascii(',');
                     }
                     jsonCell(w, vectors.get(c), r);
                 }
-                w.write(']');
+                w.ascii(']');
             }
         }
-        w.write("]}");
+        w.ascii("]}");
         w.flush();
         return rows;
     }
@@ -201,6 +207,9 @@ enum ResultFormat {
     }
 
     static String instant(long value, TimeUnit unit) {
+        if (unit == TimeUnit.NANOSECOND) {
+            return Rfc3339.format(value);
+        }
         long seconds;
         long nanos;
         switch (unit) {
@@ -239,33 +248,42 @@ enum ResultFormat {
         };
     }
 
-    private static void jsonCell(Writer w, FieldVector v, int r) throws IOException {
+    private static void jsonCell(JsonBytes w, FieldVector v, int r) throws IOException {
         if (v.isNull(r)) {
-            w.write("null");
+            w.ascii("null");
             return;
         }
         switch (v) {
             case Float8Vector f -> jsonDouble(w, f.get(r));
             case Float4Vector f -> jsonDouble(w, f.get(r));
-            case BigIntVector i -> w.write(Long.toString(i.get(r)));
-            case IntVector i -> w.write(Integer.toString(i.get(r)));
-            case SmallIntVector i -> w.write(Short.toString(i.get(r)));
-            case TinyIntVector i -> w.write(Byte.toString(i.get(r)));
-            case UInt8Vector u -> w.write(Long.toUnsignedString(u.get(r)));
-            case BitVector b -> w.write(b.get(r) != 0 ? "true" : "false");
-            case DecimalVector d -> w.write(d.getObject(r).toPlainString());
-            case org.apache.arrow.vector.UInt4Vector u -> w.write(Long.toString(Integer.toUnsignedLong(u.get(r))));
-            case org.apache.arrow.vector.UInt2Vector u -> w.write(Integer.toString(u.get(r)));
-            case org.apache.arrow.vector.UInt1Vector u -> w.write(Integer.toString(Byte.toUnsignedInt(u.get(r))));
-            default -> jsonString(w, text(v, r));
+            case BigIntVector i -> w.decimal(i.get(r));
+            case IntVector i -> w.decimal(i.get(r));
+            case SmallIntVector i -> w.decimal(i.get(r));
+            case TinyIntVector i -> w.decimal(i.get(r));
+            case UInt8Vector u -> w.ascii(Long.toUnsignedString(u.get(r)));
+            case BitVector b -> w.ascii(b.get(r) != 0 ? "true" : "false");
+            case DecimalVector d -> w.ascii(d.getObject(r).toPlainString());
+            case org.apache.arrow.vector.UInt4Vector u -> w.decimal(Integer.toUnsignedLong(u.get(r)));
+            case org.apache.arrow.vector.UInt2Vector u -> w.decimal(u.get(r));
+            case org.apache.arrow.vector.UInt1Vector u -> w.decimal(Byte.toUnsignedInt(u.get(r)));
+            case TimeStampVector t -> {
+                TimeUnit unit = ((ArrowType.Timestamp) t.getField().getType()).getUnit();
+                long value = t.get(r);
+                if (unit == TimeUnit.NANOSECOND) {
+                    w.timestamp(value); // the usual column: no Instant, no String
+                } else {
+                    w.string(instant(value, unit));
+                }
+            }
+            default -> w.string(text(v, r));
         }
     }
 
-    private static void jsonDouble(Writer w, double d) throws IOException {
+    private static void jsonDouble(JsonBytes w, double d) throws IOException {
         if (Double.isFinite(d)) {
-            w.write(Double.toString(d));
+            w.ascii(Double.toString(d));
         } else {
-            w.write(Double.isNaN(d) ? "\"NaN\"" : d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+            w.ascii(Double.isNaN(d) ? "\"NaN\"" : d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
         }
     }
 

@@ -79,7 +79,8 @@ public final class SqlQuery implements AutoCloseable {
     private static final int RESULT_BATCH_ROWS = 65_536;
 
     private final String sql;
-    private final DuckDBConnection connection;
+    /** Opened once the scans are done (their size picks the instance); null for a bare count. */
+    private DuckDBConnection connection;
     private final BufferAllocator allocator;
     private final List<ScanResult> results = new ArrayList<>();
     private final List<ArrowArrayStream> streams = new ArrayList<>();
@@ -94,9 +95,8 @@ public final class SqlQuery implements AutoCloseable {
     /** The answer of a bare count, computed by the engine; {@code null} for every other statement. */
     private ScanResult count;
 
-    private SqlQuery(String sql, DuckDBConnection connection, BufferAllocator allocator, Map<String, Integer> references, boolean hasCtes) {
+    private SqlQuery(String sql, BufferAllocator allocator, Map<String, Integer> references, boolean hasCtes) {
         this.sql = sql;
-        this.connection = connection;
         this.allocator = allocator;
         this.references = references;
         this.hasCtes = hasCtes;
@@ -109,19 +109,13 @@ public final class SqlQuery implements AutoCloseable {
      * @throws SqlErrorException for a statement DuckDB or the analysis refuses
      */
     public static SqlQuery prepare(SqlSandbox sandbox, Tables tables, String sql, BufferAllocator allocator) {
-        DuckDBConnection c;
-        try {
-            c = sandbox.connect();
-        } catch (SQLException e) {
-            throw new IllegalStateException("no SQL connection: " + e.getMessage(), e);
-        }
         SqlQuery q = null;
+        LiteralCasts casts = new LiteralCasts(sandbox);
         try {
             String serialized = sandbox.serialize(sql);
             Set<String> measurements = Set.copyOf(tables.measurements());
-            StatementAnalysis.Result analysis = StatementAnalysis.analyse(sql, serialized, measurements, tables::schema,
-                    (text, type) -> epochNanos(c, text, type));
-            q = new SqlQuery(sql, c, allocator, analysis.references(), analysis.hasCtes());
+            StatementAnalysis.Result analysis = StatementAnalysis.analyse(sql, serialized, measurements, tables::schema, casts);
+            q = new SqlQuery(sql, allocator, analysis.references(), analysis.hasCtes());
             if (analysis.countColumn() != null) {
                 // SELECT count(*) FROM m [WHERE exact conjuncts]: the engine counts, DuckDB has nothing to do
                 Map.Entry<String, ScanPlan> only = analysis.plans().entrySet().iterator().next();
@@ -131,6 +125,7 @@ public final class SqlQuery implements AutoCloseable {
                 q.scans.add(new TableScan(only.getKey(), only.getValue(), 1, rows, 0, 0));
                 return q;
             }
+            long inputRows = 0;
             for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
                 ScanPlan plan = e.getValue();
                 ScanResult r = plan.newestOnly() ? tables.scanNewest(plan.toRequest(), allocator) : tables.scan(plan.toRequest(), allocator);
@@ -142,16 +137,25 @@ public final class SqlQuery implements AutoCloseable {
                         bytes += v.getBufferSize();
                     }
                 }
+                inputRows += r.rowCount();
                 q.scans.add(new TableScan(e.getKey(), plan, analysis.references().getOrDefault(e.getKey(), 1), r.rowCount(),
                         r.batches().size(), bytes));
             }
+            // the instance is chosen by what DuckDB will read: a small input runs serially (SqlSandbox)
+            q.connection = sandbox.connect(inputRows);
             return q;
         } catch (SQLException e) {
-            closeQuietly(q, c);
+            if (q != null) {
+                q.close();
+            }
             throw sqlError(sql, e);
         } catch (RuntimeException e) {
-            closeQuietly(q, c);
+            if (q != null) {
+                q.close();
+            }
             throw e;
+        } finally {
+            casts.close();
         }
     }
 
@@ -168,18 +172,6 @@ public final class SqlQuery implements AutoCloseable {
         } catch (RuntimeException e) {
             root.close();
             throw e;
-        }
-    }
-
-    private static void closeQuietly(SqlQuery q, DuckDBConnection c) {
-        if (q != null) {
-            q.close();
-        } else {
-            try {
-                c.close();
-            } catch (SQLException ignored) {
-                // nothing registered yet
-            }
         }
     }
 
@@ -309,7 +301,9 @@ public final class SqlQuery implements AutoCloseable {
             // closing the connection below releases it
         }
         try {
-            connection.close();
+            if (connection != null) {
+                connection.close();
+            }
         } catch (SQLException ignored) {
             // an in-memory connection has nothing to flush
         }
@@ -325,30 +319,60 @@ public final class SqlQuery implements AutoCloseable {
         return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
 
-    private static OptionalLong epochNanos(DuckDBConnection c, String text, String type) {
-        String cast = switch (type) {
-            case "TIMESTAMP", "DATETIME" -> "TIMESTAMP";
-            case "TIMESTAMP_NS" -> "TIMESTAMP_NS";
-            default -> null;
-        };
-        if (cast == null) {
-            return OptionalLong.empty();
+    /**
+     * Time literals as epoch nanoseconds the way DuckDB casts them: the plain shape in Java, anything
+     * else by DuckDB's own cast on a connection opened on first need (most statements need none).
+     */
+    private static final class LiteralCasts implements StatementAnalysis.TimestampLiterals, AutoCloseable {
+        private final SqlSandbox sandbox;
+        private DuckDBConnection connection;
+
+        LiteralCasts(SqlSandbox sandbox) {
+            this.sandbox = sandbox;
         }
-        OptionalLong plain = PlainTimestamps.epochNanos(text, cast);
-        if (plain.isPresent()) {
-            return plain; // the usual literal: no round trip
-        }
-        try (PreparedStatement ps = c.prepareStatement("SELECT epoch_ns(CAST(CAST(?::VARCHAR AS " + cast + ") AS TIMESTAMP_NS))")) {
-            ps.setString(1, text);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    long v = rs.getLong(1);
-                    return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(v);
-                }
+
+        @Override
+        public OptionalLong epochNanos(String text, String type) {
+            String cast = switch (type) {
+                case "TIMESTAMP", "DATETIME" -> "TIMESTAMP";
+                case "TIMESTAMP_NS" -> "TIMESTAMP_NS";
+                default -> null;
+            };
+            if (cast == null) {
                 return OptionalLong.empty();
             }
-        } catch (SQLException e) {
-            return OptionalLong.empty(); // not a timestamp DuckDB can read: no pruning; the statement reports it
+            OptionalLong plain = PlainTimestamps.epochNanos(text, cast);
+            if (plain.isPresent()) {
+                return plain; // the usual literal: no round trip
+            }
+            try {
+                if (connection == null) {
+                    connection = sandbox.connect(0);
+                }
+                try (PreparedStatement ps = connection.prepareStatement("SELECT epoch_ns(CAST(CAST(?::VARCHAR AS " + cast + ") AS TIMESTAMP_NS))")) {
+                    ps.setString(1, text);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            long v = rs.getLong(1);
+                            return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(v);
+                        }
+                        return OptionalLong.empty();
+                    }
+                }
+            } catch (SQLException e) {
+                return OptionalLong.empty(); // not a timestamp DuckDB can read: no pruning; the statement reports it
+            }
+        }
+
+        @Override
+        public void close() {
+            if (connection != null) {
+                try {
+                    connection.close();
+                } catch (SQLException ignored) {
+                    // an in-memory connection has nothing to flush
+                }
+            }
         }
     }
 

@@ -32,6 +32,15 @@ import java.util.Properties;
  * <p>{@link #serialize} parses tenant statements ({@code json_serialize_sql}) on a few pooled
  * connections of the same instance, each with that statement prepared once; they register nothing,
  * so sharing them between queries shares no table.
+ *
+ * <p>Two instances when {@code threads > 1}, locked alike: the parallel one, and a serial one
+ * ({@code threads = 1}) for statements whose scans hand DuckDB at most {@link #SERIAL_MAX_ROWS}
+ * rows ({@link #connect(long)}). A DuckDB worker thread that pulls a batch from a registered Arrow
+ * stream calls into the JVM, and Arrow's C Data bridge attaches that thread to the JVM and
+ * detaches it again on every call — a Java thread created and torn down per batch and per
+ * released array, a few hundred µs each, more than a small query's whole work. With one
+ * thread DuckDB runs every task on the calling (Java) thread, so nothing attaches. Parallelism pays
+ * only when there is enough input to split. Each instance has the full {@code memory_limit}.
  */
 public final class SqlSandbox implements AutoCloseable {
 
@@ -55,7 +64,16 @@ public final class SqlSandbox implements AutoCloseable {
                     + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ", " + FLOOR_US.formatted("origin") + ") AS TIMESTAMP_NS)"
                     + " ELSE " + BIN_NS.replace("(o)", "epoch_ns(origin)") + " END");
 
+    /**
+     * Inputs up to this many rows run on the serial instance: below about two of the engine's
+     * 65,536-row batches DuckDB has little to split, and the measured cost of the thread hand-off
+     * exceeded the gain up to 432,000 rows on two cores (docs/benchmarks.md, "Fixed per-query costs").
+     */
+    public static final long SERIAL_MAX_ROWS = 131_072;
+
     private final DuckDBConnection root;
+    /** {@code threads = 1}; the same connection as {@link #root} when the limit is one thread. */
+    private final DuckDBConnection serial;
     private final Limits limits;
     /** Idle parsers: a connection each, with {@code json_serialize_sql} prepared once (it reads no table). */
     private final java.util.concurrent.ConcurrentLinkedQueue<Parser> parsers = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -90,13 +108,32 @@ public final class SqlSandbox implements AutoCloseable {
         }
     }
 
-    private SqlSandbox(DuckDBConnection root, Limits limits) {
+    private SqlSandbox(DuckDBConnection root, DuckDBConnection serial, Limits limits) {
         this.root = root;
+        this.serial = serial;
         this.limits = limits;
     }
 
-    /** Starts an instance (≈ 20 ms, a few MB, a thread per {@code threads}) and locks it. */
+    /** Starts the instance(s) (≈ 20 ms, a few MB and a thread per {@code threads} each) and locks them. */
     public static SqlSandbox open(Limits limits) {
+        DuckDBConnection parallel = instance(limits.threads(), limits.memoryLimitBytes());
+        if (limits.threads() == 1) {
+            return new SqlSandbox(parallel, parallel, limits);
+        }
+        try {
+            return new SqlSandbox(parallel, instance(1, limits.memoryLimitBytes()), limits);
+        } catch (RuntimeException e) {
+            try {
+                parallel.close();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** One in-memory instance with the macros defined, then locked down. */
+    private static DuckDBConnection instance(int threads, long memoryLimitBytes) {
         try {
             Properties p = new Properties();
             p.setProperty("duckdb.read_only", "false");
@@ -105,8 +142,8 @@ public final class SqlSandbox implements AutoCloseable {
                 for (String m : MACROS) {
                     s.execute(m);
                 }
-                s.execute("SET threads = " + limits.threads());
-                s.execute("SET memory_limit = '" + limits.memoryLimitBytes() + "B'");
+                s.execute("SET threads = " + threads);
+                s.execute("SET memory_limit = '" + memoryLimitBytes + "B'");
                 s.execute("SET temp_directory = ''");
                 s.execute("SET allow_persistent_secrets = false");
                 s.execute("SET autoinstall_known_extensions = false");
@@ -118,7 +155,7 @@ public final class SqlSandbox implements AutoCloseable {
                 c.close();
                 throw e;
             }
-            return new SqlSandbox(c, limits);
+            return c;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot start the SQL engine: " + e.getMessage(), e);
         }
@@ -128,9 +165,14 @@ public final class SqlSandbox implements AutoCloseable {
         return limits;
     }
 
-    /** A new connection of the instance, for one query on one thread; the caller closes it. */
-    public DuckDBConnection connect() throws SQLException {
-        return root.duplicate();
+    /**
+     * A new connection for one query on one thread; the caller closes it.
+     *
+     * @param inputRows the rows the query's scans hand DuckDB: up to {@link #SERIAL_MAX_ROWS} the
+     *                  serial instance, else the parallel one
+     */
+    public DuckDBConnection connect(long inputRows) throws SQLException {
+        return inputRows <= SERIAL_MAX_ROWS ? serial.duplicate() : root.duplicate();
     }
 
     /**
@@ -143,7 +185,7 @@ public final class SqlSandbox implements AutoCloseable {
         if (p != null) {
             idleParsers.decrementAndGet();
         } else {
-            DuckDBConnection c = root.duplicate();
+            DuckDBConnection c = serial.duplicate(); // a parse runs on the calling thread either way
             try {
                 p = new Parser(c, c.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)"));
             } catch (SQLException | RuntimeException e) {
@@ -188,6 +230,9 @@ public final class SqlSandbox implements AutoCloseable {
         drainParsers();
         try {
             root.close();
+            if (serial != root) {
+                serial.close();
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("closing the SQL engine failed: " + e.getMessage(), e);
         }

@@ -49,6 +49,7 @@ public final class StatementAnalysis {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final long MICRO = 1_000L;
+    private static final String NO_LOCATION = "\"query_location\":18446744073709551615";
 
     private final String sql;
     private final Function<String, Optional<MeasurementSchema>> schemas;
@@ -92,7 +93,9 @@ public final class StatementAnalysis {
      */
     public static Result analyse(String sql, String serialized, Set<String> measurements,
                                  Function<String, Optional<MeasurementSchema>> schemas, TimestampLiterals literals) {
-        JsonNode root = JSON.readTree(serialized);
+        // DuckDB writes "no location" as 2^64 - 1, which the tree parser would read into a BigInteger
+        // (a measurable part of a small query's analysis); -1 means the same to charOffset
+        JsonNode root = JSON.readTree(serialized.replace(NO_LOCATION, "\"query_location\":-1"));
         if (root.path("error").asBoolean(false)) {
             String type = root.path("error_type").asString("");
             String message = root.path("error_message").asString("invalid statement");

@@ -1,0 +1,141 @@
+package io.chronix.api.query;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * JSON text as UTF-8 into an 8 KiB buffer flushed to the response as it fills: what a
+ * {@code BufferedWriter} over an {@code OutputStreamWriter} gives, minus the char buffer, the
+ * encoder and a {@code String} per integer or timestamp. Strings are escaped as
+ * {@link ResultFormat#jsonString} escapes them; text that is not valid UTF-16 (a lone surrogate)
+ * becomes {@code ?}, as the encoder's replacement does.
+ */
+final class JsonBytes {
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
+
+    private final OutputStream out;
+    private final byte[] buf = new byte[8192];
+    private int at;
+
+    JsonBytes(OutputStream out) {
+        this.out = out;
+    }
+
+    /** Text known to be ASCII with nothing to escape (punctuation, numbers, literals). */
+    void ascii(String s) throws IOException {
+        int n = s.length();
+        if (n > buf.length - at) {
+            drain();
+            if (n > buf.length) {
+                out.write(s.getBytes(StandardCharsets.ISO_8859_1));
+                return;
+            }
+        }
+        s.getBytes(0, n, buf, at); // ASCII: the low byte of each char is the char
+        at += n;
+    }
+
+    void ascii(char c) throws IOException {
+        room(1);
+        buf[at++] = (byte) c;
+    }
+
+    void decimal(long v) throws IOException {
+        room(20);
+        if (v < 0) {
+            if (v == Long.MIN_VALUE) {
+                ascii("-9223372036854775808");
+                return;
+            }
+            buf[at++] = '-';
+            v = -v;
+        }
+        int len = 1;
+        for (long p = 10; len < 19 && v >= p; p *= 10) {
+            len++;
+        }
+        for (int i = at + len - 1; i >= at; i--) {
+            buf[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        at += len;
+    }
+
+    /** A nanosecond timestamp as a JSON string, {@link Rfc3339}. */
+    void timestamp(long epochNanos) throws IOException {
+        room(32);
+        buf[at++] = '"';
+        at = Rfc3339.write(epochNanos, buf, at);
+        buf[at++] = '"';
+    }
+
+    void string(String s) throws IOException {
+        ascii('"');
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            char ch = s.charAt(i);
+            if (ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\') {
+                room(1);
+                buf[at++] = (byte) ch;
+                continue;
+            }
+            switch (ch) {
+                case '"' -> ascii("\\\"");
+                case '\\' -> ascii("\\\\");
+                case '\n' -> ascii("\\n");
+                case '\r' -> ascii("\\r");
+                case '\t' -> ascii("\\t");
+                default -> {
+                    if (ch < 0x20 || ch == 0x2028 || ch == 0x2029) {
+                        room(6);
+                        buf[at++] = '\\';
+                        buf[at++] = 'u';
+                        buf[at++] = HEX[ch >> 12];
+                        buf[at++] = HEX[(ch >> 8) & 0xF];
+                        buf[at++] = HEX[(ch >> 4) & 0xF];
+                        buf[at++] = HEX[ch & 0xF];
+                    } else if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        int cp = Character.toCodePoint(ch, s.charAt(++i));
+                        room(4);
+                        buf[at++] = (byte) (0xF0 | (cp >> 18));
+                        buf[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                        buf[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                        buf[at++] = (byte) (0x80 | (cp & 0x3F));
+                    } else if (Character.isSurrogate(ch)) {
+                        ascii('?'); // unpaired: the encoder's replacement
+                    } else if (ch < 0x800) {
+                        room(2);
+                        buf[at++] = (byte) (0xC0 | (ch >> 6));
+                        buf[at++] = (byte) (0x80 | (ch & 0x3F));
+                    } else {
+                        room(3);
+                        buf[at++] = (byte) (0xE0 | (ch >> 12));
+                        buf[at++] = (byte) (0x80 | ((ch >> 6) & 0x3F));
+                        buf[at++] = (byte) (0x80 | (ch & 0x3F));
+                    }
+                }
+            }
+        }
+        ascii('"');
+    }
+
+    void flush() throws IOException {
+        drain();
+        out.flush();
+    }
+
+    private void room(int n) throws IOException {
+        if (buf.length - at < n) {
+            drain();
+        }
+    }
+
+    private void drain() throws IOException {
+        if (at > 0) {
+            out.write(buf, 0, at);
+            at = 0;
+        }
+    }
+}

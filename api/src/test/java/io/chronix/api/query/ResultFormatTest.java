@@ -1,0 +1,155 @@
+package io.chronix.api.query;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.TimeStampNanoVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import io.chronix.engine.read.BatchListReader;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The byte-level JSON writer and the timestamp printer, held to what the JDK prints. */
+class ResultFormatTest {
+
+    private static final long NS = 1_000_000_000L;
+
+    @Test
+    void timestampsPrintAsInstantToString() {
+        List<Long> values = new ArrayList<>(List.of(0L, -1L, 1L, Long.MIN_VALUE, Long.MAX_VALUE, 999_999_999L, -999_999_999L,
+                1_000_000L, 1_000L, 951_782_400L * NS, 951_868_800L * NS - 1, 4_107_542_400L * NS, -2_208_988_800L * NS + 5_000));
+        SplittableRandom random = new SplittableRandom(42);
+        for (int i = 0; i < 200_000; i++) {
+            long v = random.nextLong();
+            values.add(v);
+            values.add(v - Math.floorMod(v, 1_000_000L)); // whole milliseconds
+            values.add(v - Math.floorMod(v, 1_000L));     // whole microseconds
+            values.add(v - Math.floorMod(v, NS));         // whole seconds
+        }
+        for (long v : values) {
+            String expected = Instant.ofEpochSecond(Math.floorDiv(v, NS), Math.floorMod(v, NS)).toString();
+            assertThat(Rfc3339.format(v)).as("epoch ns %d", v).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void integersPrintAsLongToString() throws IOException {
+        List<Long> values = new ArrayList<>(List.of(0L, -1L, 9L, 10L, -10L, 99L, 100L, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1,
+                999_999_999_999_999_999L, 1_000_000_000_000_000_000L));
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 100_000; i++) {
+            values.add(random.nextLong() >> random.nextInt(64));
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        JsonBytes w = new JsonBytes(bytes);
+        StringBuilder expected = new StringBuilder();
+        for (long v : values) {
+            w.decimal(v);
+            w.ascii(',');
+            expected.append(v).append(',');
+        }
+        w.flush();
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(expected.toString());
+    }
+
+    /** Strings, escapes, every plane and lone surrogates: the same bytes as jsonString through a UTF-8 writer. */
+    @Test
+    void stringsMatchTheWriterPathByteForByte() throws IOException {
+        List<String> values = new ArrayList<>(List.of("", "plain", "quote\"back\\slash", "\n\r\t\b\f\u0000\u001f", "\u2028\u2029",
+                "é ü 中文", "\uD83D\uDE00 emoji", "lone \uD800 high", "lone \uDC00 low", "end high \uD800", "\uDC00\uD800"));
+        SplittableRandom random = new SplittableRandom(3);
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder s = new StringBuilder();
+            int n = random.nextInt(40);
+            for (int j = 0; j < n; j++) {
+                s.append((char) switch (random.nextInt(4)) {
+                    case 0 -> random.nextInt(0x80);
+                    case 1 -> random.nextInt(0x800);
+                    case 2 -> 0xD800 + random.nextInt(0x800); // surrogates, paired or not
+                    default -> random.nextInt(0x10000);
+                });
+            }
+            values.add(s.toString());
+        }
+        ByteArrayOutputStream fast = new ByteArrayOutputStream();
+        JsonBytes w = new JsonBytes(fast);
+        ByteArrayOutputStream slow = new ByteArrayOutputStream();
+        Writer writer = new OutputStreamWriter(slow, StandardCharsets.UTF_8);
+        for (String s : values) {
+            w.string(s);
+            ResultFormat.jsonString(writer, s);
+        }
+        w.flush();
+        writer.flush();
+        assertThat(fast.toByteArray()).isEqualTo(slow.toByteArray());
+    }
+
+    /** A whole result crossing the 8 KiB buffer many times, checked cell by cell against the JDK's own printing. */
+    @Test
+    void aResultOfManyBatchesIsWholeAndExact() throws IOException {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            List<VectorSchemaRoot> batches = new ArrayList<>();
+            StringBuilder expected = new StringBuilder("{\"columns\":[{\"name\":\"time\",\"type\":\"TIMESTAMP\"},"
+                    + "{\"name\":\"host\",\"type\":\"VARCHAR\"},{\"name\":\"n\",\"type\":\"BIGINT\"},{\"name\":\"v\",\"type\":\"DOUBLE\"}],\"rows\":[");
+            Schema schema = null;
+            SplittableRandom random = new SplittableRandom(11);
+            int row = 0;
+            for (int b = 0; b < 5; b++) {
+                VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(
+                        org.apache.arrow.vector.types.pojo.Field.nullable("time", new org.apache.arrow.vector.types.pojo.ArrowType.Timestamp(
+                                org.apache.arrow.vector.types.TimeUnit.NANOSECOND, null)),
+                        org.apache.arrow.vector.types.pojo.Field.nullable("host", new org.apache.arrow.vector.types.pojo.ArrowType.Utf8()),
+                        org.apache.arrow.vector.types.pojo.Field.nullable("n", new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true)),
+                        org.apache.arrow.vector.types.pojo.Field.nullable("v", new org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint(
+                                org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)))), allocator);
+                schema = root.getSchema();
+                int n = 1_000 + b;
+                for (FieldVector v : root.getFieldVectors()) {
+                    v.setInitialCapacity(n);
+                    v.allocateNew();
+                }
+                for (int r = 0; r < n; r++, row++) {
+                    long t = random.nextLong();
+                    long i = random.nextLong();
+                    double d = random.nextDouble() * 1e6;
+                    ((TimeStampNanoVector) root.getVector(0)).set(r, t);
+                    boolean nullHost = r % 7 == 0;
+                    if (!nullHost) {
+                        ((VarCharVector) root.getVector(1)).setSafe(r, ("h\"" + r + "é").getBytes(StandardCharsets.UTF_8));
+                    }
+                    ((BigIntVector) root.getVector(2)).set(r, i);
+                    ((Float8Vector) root.getVector(3)).set(r, d);
+                    expected.append(row == 0 ? "[" : ",[").append('"')
+                            .append(Instant.ofEpochSecond(Math.floorDiv(t, NS), Math.floorMod(t, NS))).append("\",")
+                            .append(nullHost ? "null" : "\"h\\\"" + r + "é\"").append(',').append(i).append(',').append(d).append(']');
+                }
+                root.setRowCount(n);
+                batches.add(root);
+            }
+            expected.append("]}");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (ArrowReader reader = new BatchListReader(allocator, schema, batches)) {
+                assertThat(ResultFormat.JSON.write(reader, out)).isEqualTo(row);
+            } finally {
+                batches.forEach(VectorSchemaRoot::close);
+            }
+            assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(expected.toString());
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.chronix.api.sql;
+
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import static io.chronix.api.sql.SqlFixture.SECOND;
+import static io.chronix.api.sql.SqlFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The two DuckDB instances of a sandbox (serial for small inputs, parallel for large ones): each
+ * locked down alike, each with the nanosecond macros, and a query answering the same on either.
+ */
+class SqlSandboxTest {
+
+    /** Inputs on either side of the serial bound. */
+    private static final List<Long> INPUTS = List.of(0L, SqlSandbox.SERIAL_MAX_ROWS, SqlSandbox.SERIAL_MAX_ROWS + 1, Long.MAX_VALUE);
+
+    @TempDir Path dir;
+    SqlFixture f;
+
+    @BeforeEach
+    void open() {
+        f = new SqlFixture(dir);
+    }
+
+    @AfterEach
+    void close() {
+        f.close();
+    }
+
+    @Test
+    void smallInputsRunSeriallyAndLargeOnesOnEveryThread() throws SQLException {
+        assertThat(threads(f.sandbox, 0)).isEqualTo(1);
+        assertThat(threads(f.sandbox, SqlSandbox.SERIAL_MAX_ROWS)).isEqualTo(1);
+        assertThat(threads(f.sandbox, SqlSandbox.SERIAL_MAX_ROWS + 1)).isEqualTo(2);
+        try (SqlSandbox one = SqlSandbox.open(new SqlSandbox.Limits(1, 64L << 20))) {
+            assertThat(threads(one, 0)).isEqualTo(1);
+            assertThat(threads(one, Long.MAX_VALUE)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void bothInstancesAreLockedDown() throws SQLException {
+        Path planted = dir.resolve("planted.csv");
+        java.util.Set<String> memoryLimits = new java.util.HashSet<>();
+        for (long input : INPUTS) {
+            try (DuckDBConnection c = f.sandbox.connect(input)) {
+                for (String sql : List.of(
+                        "SELECT * FROM read_csv('/etc/passwd')",
+                        "SELECT * FROM read_text('/etc/passwd')",
+                        "SELECT * FROM glob('/etc/*')",
+                        "COPY (SELECT 1) TO '" + planted + "'",
+                        "INSTALL httpfs",
+                        "LOAD httpfs",
+                        "ATTACH '" + dir.resolve("planted.db") + "' AS x",
+                        "SET enable_external_access = true",
+                        "SET threads = 8",
+                        "SET memory_limit = '100GB'",
+                        "SET temp_directory = '" + dir + "'",
+                        "RESET lock_configuration")) {
+                    try (Statement s = c.createStatement()) {
+                        assertThatThrownBy(() -> s.execute(sql)).as(sql + " [input=" + input + "]").isInstanceOf(SQLException.class);
+                    }
+                }
+                Statement s = c.createStatement();
+                assertThat(setting(s, "enable_external_access")).as("input=" + input).isEqualTo("false");
+                assertThat(setting(s, "lock_configuration")).as("input=" + input).isEqualTo("true");
+                assertThat(setting(s, "temp_directory")).as("input=" + input).isEmpty();
+                memoryLimits.add(setting(s, "memory_limit"));
+                s.close();
+            }
+        }
+        assertThat(memoryLimits).as("each instance has the configured limit").hasSize(1);
+        assertThat(Files.exists(planted)).isFalse();
+        assertThat(Files.exists(dir.resolve("planted.db"))).isFalse();
+    }
+
+    @Test
+    void bothInstancesHaveTheNanosecondMacros() throws SQLException {
+        for (long input : INPUTS) {
+            try (DuckDBConnection c = f.sandbox.connect(input); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT epoch_ns(time_bucket(INTERVAL '1 minute', TIMESTAMP_NS '2026-01-01 00:00:59.9999996')),"
+                         + " epoch_ns(date_bin(INTERVAL '30 seconds', TIMESTAMP_NS '2026-01-01 00:00:59.9999996'))")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).as("input=" + input).isEqualTo(T0);
+                assertThat(rs.getLong(2)).as("input=" + input).isEqualTo(T0 + 30 * SECOND);
+            }
+        }
+    }
+
+    /** One query over more rows than the serial bound (parallel) and over fewer (serial), against sums computed here. */
+    @Test
+    void aQueryAnswersTheSameOnEitherInstance() {
+        int rows = (int) SqlSandbox.SERIAL_MAX_ROWS + 5_000;
+        long[] sums = new long[3];
+        long base = T0 + 83_000 * SECOND; // inside the engine's accepted window (its clock stands at T0 + 1 day)
+        f.write(b -> {
+            for (int i = 0; i < rows; i++) {
+                b.beginPoint("m", base + i * 10_000_000L).tag("host", "h" + (i % 3)).integerField("v", i % 1_000).endPoint();
+                sums[i % 3] += i % 1_000;
+            }
+        });
+        f.engine.flush();
+        // the whole measurement: parallel; one host: a third of it, serial
+        assertThat(f.rows("SELECT host, sum(v), count(*) FROM m GROUP BY host ORDER BY host")).containsExactly(
+                "h0|" + sums[0] + "|" + (rows + 2) / 3, "h1|" + sums[1] + "|" + (rows + 1) / 3, "h2|" + sums[2] + "|" + rows / 3);
+        assertThat(f.rows("SELECT host, sum(v) FROM m WHERE host = 'h1' GROUP BY host")).containsExactly("h1|" + sums[1]);
+        // a measurement read twice is materialised: on the parallel instance too
+        assertThat(f.rows("SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM m WHERE host = 'h2')")).containsExactly(
+                Long.toString(rows + rows / 3));
+    }
+
+    private static int threads(SqlSandbox sandbox, long input) throws SQLException {
+        try (DuckDBConnection c = sandbox.connect(input); Statement s = c.createStatement()) {
+            return Integer.parseInt(setting(s, "threads"));
+        }
+    }
+
+    private static String setting(Statement s, String name) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT current_setting('" + name + "')::VARCHAR")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
