@@ -327,8 +327,7 @@ public final class LineProtocolParser {
             i++;
         }
         if (i == p) {
-            fail(i, "expected a measurement name");
-            return -1;
+            return failAt(i, "expected a measurement name");
         }
         mLen = i - p;
         mEsc = esc;
