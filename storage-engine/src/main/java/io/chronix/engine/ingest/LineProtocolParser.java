@@ -56,6 +56,8 @@ public final class LineProtocolParser {
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
     private static final long NEWLINES = ONES * '\n';
+    private static final long SPACES = ONES * ' ';
+    private static final long BACKSLASHES = ONES * '\\';
 
     private static final int MEASUREMENT = 0;
     private static final int KEY = 1;
@@ -97,6 +99,13 @@ public final class LineProtocolParser {
     private TokenIds tagKeyIds = new TokenIds(16);
     private TokenIds tagValueIds = new TokenIds(16);
     private TokenIds fieldNameIds = new TokenIds(16);
+    private final SeriesKeys seriesKeys = new SeriesKeys();
+    private int keyEnd;       // the current line's series key (measurement and tags) ends here, at a space; -1 if no space
+    private int keyHash;
+    private int seriesEnd;    // where the full parse found the series key's end
+    private int cachedSeries; // the series-key cache entry of the current line, or -1
+    private int[] tagKeyId = new int[16];   // the ids the current line's tags were interned as, for the cache
+    private int[] tagValueId = new int[16];
     private int[] pointLines = new int[256];
     private int points;
     private List<LineError> errors;
@@ -130,6 +139,7 @@ public final class LineProtocolParser {
         tagKeyIds.clear();
         tagValueIds.clear();
         fieldNameIds.clear();
+        seriesKeys.clear();
         long unit = precision.nanos();
         long defaultTs = Math.floorDiv(receiptNanos, unit) * unit;
         ascii = isAscii(off, end);
@@ -201,6 +211,12 @@ public final class LineProtocolParser {
         return false;
     }
 
+    /** {@link #fail}, for the methods that answer an index: -1. */
+    private int failAt(int pos, String message) {
+        fail(pos, message);
+        return -1;
+    }
+
     private void reject() {
         rejected++;
         if (errors.size() < MAX_REPORTED_ERRORS) {
@@ -225,6 +241,73 @@ public final class LineProtocolParser {
     // ------------------------------------------------------------------------------ one line
 
     private boolean parseLine(int p, long unit, long defaultTs) {
+        // A series key seen before in this call (byte for byte) was parsed and validated then: take its
+        // ids from the cache and go straight to the fields. The bytes of a key decide its parse alone.
+        mOff = p;
+        cachedSeries = -1;
+        keyEnd = seriesKeyEnd(p);
+        int i;
+        if (keyEnd > p) {
+            keyHash = hash(p, keyEnd);
+            cachedSeries = seriesKeys.find(b, p, keyEnd - p, keyHash);
+        }
+        if (cachedSeries >= 0) {
+            tagCount = 0; // the tags were not tokenised; the cache entry holds their ids
+            i = keyEnd;
+        } else {
+            i = parseSeriesKey(p);
+            if (i < 0) {
+                return false;
+            }
+            seriesEnd = i;
+        }
+        return parseFieldsAndTimestamp(i, unit, defaultTs);
+    }
+
+    /**
+     * The first space of {@code [p, eol)} that no backslash escapes, or -1. A backslash always takes
+     * the next byte with it: in a measurement or tag a backslash before a non-escapable byte is a
+     * literal, but that byte is neither ',' nor ' ' then, so no separator is missed or invented.
+     */
+    private int seriesKeyEnd(int p) {
+        int i = p;
+        while (i < eol) {
+            if (i + Long.BYTES <= eol) {
+                long w = (long) LONG_LE.get(b, i);
+                long x = w ^ SPACES;
+                long y = w ^ BACKSLASHES;
+                long found = (((x - ONES) & ~x) | ((y - ONES) & ~y)) & HIGHS; // lowest flag is exact
+                if (found == 0) {
+                    i += Long.BYTES;
+                    continue;
+                }
+                i += Long.numberOfTrailingZeros(found) >>> 3;
+            }
+            byte c = b[i];
+            if (c == ' ') {
+                return i;
+            }
+            i += c == '\\' ? 2 : 1;
+        }
+        return -1;
+    }
+
+    private int hash(int from, int to) {
+        long h = to - from;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            h = (h ^ (long) LONG_LE.get(b, i)) * 0x9E3779B97F4A7C15L;
+        }
+        long tail = 0;
+        for (int shift = 0; i < to; i++, shift += 8) {
+            tail |= (b[i] & 0xFFL) << shift;
+        }
+        h = (h ^ tail) * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32));
+    }
+
+    /** The measurement and tag set from {@code p}: the index after them, or -1 after {@link #fail}. */
+    private int parseSeriesKey(int p) {
         // measurement
         int i = p;
         boolean esc = false;
@@ -244,9 +327,8 @@ public final class LineProtocolParser {
             i++;
         }
         if (i == p) {
-            return fail(i, "expected a measurement name");
+            return failAt(i, "expected a measurement name");
         }
-        mOff = p;
         mLen = i - p;
         mEsc = esc;
         // tags
@@ -257,14 +339,14 @@ public final class LineProtocolParser {
             esc = false;
             while (true) {
                 if (i == eol) {
-                    return fail(i, "expected '=' after tag key");
+                    return failAt(i, "expected '=' after tag key");
                 }
                 byte c = b[i];
                 if (c == '=') {
                     break;
                 }
                 if (c == ',' || c == ' ') {
-                    return fail(i, i == k ? "expected a tag key" : "expected '=' after tag key");
+                    return failAt(i, i == k ? "expected a tag key" : "expected '=' after tag key");
                 }
                 if (c == '\\' && i + 1 < eol && isKeyEscapable(b[i + 1])) {
                     esc = true;
@@ -274,7 +356,7 @@ public final class LineProtocolParser {
                 }
             }
             if (i == k) {
-                return fail(i, "expected a tag key");
+                return failAt(i, "expected a tag key");
             }
             int kLen = i - k;
             boolean kEsc = esc;
@@ -287,7 +369,7 @@ public final class LineProtocolParser {
                     break;
                 }
                 if (c == '=') {
-                    return fail(i, "expected ',' or ' ' after tag value (write '=' in a tag value as '\\=')");
+                    return failAt(i, "expected ',' or ' ' after tag value (write '=' in a tag value as '\\=')");
                 }
                 if (c == '\\' && i + 1 < eol && isKeyEscapable(b[i + 1])) {
                     esc = true;
@@ -297,10 +379,15 @@ public final class LineProtocolParser {
                 }
             }
             if (i == v) {
-                return fail(i, "expected a tag value");
+                return failAt(i, "expected a tag value");
             }
             addTag(k, kLen, kEsc, v, i - v, esc);
         }
+        return i;
+    }
+
+    private boolean parseFieldsAndTimestamp(int i, long unit, long defaultTs) {
+        boolean esc;
         if (i == eol) {
             return fail(i, "expected a space and a field set (key=value)");
         }
@@ -731,12 +818,25 @@ public final class LineProtocolParser {
             tagValueIds = tagValueIds.grow(2 * tagCount);
             fieldNameIds = fieldNameIds.grow(2 * fieldCount);
         }
-        int m = measurementIds.intern(this, into, 0, mOff, mLen, mEsc, MEASUREMENT);
-        into.beginPoint(m, timestamp);
-        for (int t = 0; t < tagCount; t++) {
-            int key = tagKeyIds.intern(this, into, t, tkOff[t], tkLen[t], (tagEsc[t] & 1) != 0, KEY);
-            int value = tagValueIds.intern(this, into, t, tvOff[t], tvLen[t], (tagEsc[t] & 2) != 0, KEY);
-            into.tag(key, value);
+        int m;
+        if (cachedSeries >= 0) {
+            m = seriesKeys.measurement(cachedSeries);
+            into.beginPoint(m, timestamp);
+            seriesKeys.addTags(cachedSeries, into);
+        } else {
+            m = measurementIds.intern(this, into, 0, mOff, mLen, mEsc, MEASUREMENT);
+            into.beginPoint(m, timestamp);
+            if (tagKeyId.length < tagCount) {
+                tagKeyId = new int[tagKeyIds.length];
+                tagValueId = new int[tagKeyIds.length];
+            }
+            for (int t = 0; t < tagCount; t++) {
+                int key = tagKeyIds.intern(this, into, t, tkOff[t], tkLen[t], (tagEsc[t] & 1) != 0, KEY);
+                int value = tagValueIds.intern(this, into, t, tvOff[t], tvLen[t], (tagEsc[t] & 2) != 0, KEY);
+                into.tag(key, value);
+                tagKeyId[t] = key;
+                tagValueId[t] = value;
+            }
         }
         for (int f = 0; f < fieldCount; f++) {
             int name = fieldNameIds.intern(this, into, f, fkOff[f], fkLen[f], fkEsc[f], KEY);
@@ -750,6 +850,10 @@ public final class LineProtocolParser {
             fail(duplicatePosition(), e.getMessage() + " (expected each tag key and field name once per line)");
             reject();
             return;
+        }
+        if (cachedSeries < 0 && keyEnd == seriesEnd) {
+            // only a key whose line was accepted (so no duplicate tag key) enters the cache
+            seriesKeys.add(mOff, keyEnd - mOff, keyHash, m, tagKeyId, tagValueId, tagCount);
         }
         if (points == pointLines.length) {
             pointLines = Arrays.copyOf(pointLines, points * 2);
@@ -819,6 +923,102 @@ public final class LineProtocolParser {
             len[slot] = tokenLen;
             id[slot] = i;
             return i;
+        }
+    }
+
+    /**
+     * The series keys (measurement and tag set, as raw bytes of the input) of this call's accepted
+     * lines, with the ids their measurement and tags were interned as. The lines of one host repeat
+     * one tag set, and a batch interleaves hosts, so the previous line's tokens ({@link TokenIds})
+     * miss on every tag value, while one hash of the key and one byte comparison find all its ids.
+     * Bounded: past {@link #MAX_ENTRIES} keys (a body of ever new series) nothing more is added.
+     */
+    private static final class SeriesKeys {
+        static final int MAX_ENTRIES = 1 << 14;
+
+        private int[] slots = new int[64]; // entry + 1; 0 = empty
+        private int count;
+        private int[] hashes = new int[32];
+        private int[] off = new int[32];
+        private int[] len = new int[32];
+        private int[] measurement = new int[32];
+        private int[] tagFrom = new int[33]; // entry e's tags: ids[2 * tagFrom[e] ...2 * tagFrom[e + 1])
+        private int[] ids = new int[64];     // key id, value id, key id, value id, ...
+
+        void clear() {
+            if (count > 0) {
+                Arrays.fill(slots, 0);
+                count = 0;
+            }
+        }
+
+        int find(byte[] b, int keyOff, int keyLen, int h) {
+            int mask = slots.length - 1;
+            for (int i = h & mask, e; (e = slots[i] - 1) >= 0; i = (i + 1) & mask) {
+                if (hashes[e] == h && len[e] == keyLen && Arrays.equals(b, off[e], off[e] + keyLen, b, keyOff, keyOff + keyLen)) {
+                    return e;
+                }
+            }
+            return -1;
+        }
+
+        int measurement(int e) {
+            return measurement[e];
+        }
+
+        void addTags(int e, PointBatch.Builder into) {
+            for (int t = 2 * tagFrom[e], to = 2 * tagFrom[e + 1]; t < to; t += 2) {
+                into.tag(ids[t], ids[t + 1]);
+            }
+        }
+
+        void add(int keyOff, int keyLen, int h, int measurementId, int[] keyIds, int[] valueIds, int tags) {
+            if (count == MAX_ENTRIES) {
+                return;
+            }
+            if (count == hashes.length) {
+                int n = count * 2;
+                hashes = Arrays.copyOf(hashes, n);
+                off = Arrays.copyOf(off, n);
+                len = Arrays.copyOf(len, n);
+                measurement = Arrays.copyOf(measurement, n);
+                tagFrom = Arrays.copyOf(tagFrom, n + 1);
+            }
+            int from = tagFrom[count];
+            if (ids.length < 2 * (from + tags)) {
+                ids = Arrays.copyOf(ids, Math.max(ids.length * 2, 2 * (from + tags)));
+            }
+            for (int t = 0; t < tags; t++) {
+                ids[2 * (from + t)] = keyIds[t];
+                ids[2 * (from + t) + 1] = valueIds[t];
+            }
+            int e = count++;
+            hashes[e] = h;
+            off[e] = keyOff;
+            len[e] = keyLen;
+            measurement[e] = measurementId;
+            tagFrom[e + 1] = from + tags;
+            if (count * 2 > slots.length) {
+                rehash(slots.length * 2);
+            } else {
+                insert(e);
+            }
+        }
+
+        private void insert(int e) {
+            int mask = slots.length - 1;
+            int i = hashes[e] & mask;
+            while (slots[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            slots[i] = e + 1;
+        }
+
+        private void rehash(int capacity) {
+            slots = new int[capacity];
+            for (int e = 0; e < count; e++) {
+                insert(e);
+            }
         }
     }
 
