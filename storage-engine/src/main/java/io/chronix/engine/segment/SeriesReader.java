@@ -1,8 +1,8 @@
 package io.chronix.engine.segment;
 
-import com.github.luben.zstd.Zstd;
 import io.chronix.engine.error.CorruptFileException;
 import io.chronix.engine.error.UnsupportedFormatVersionException;
+import io.chronix.engine.io.CompressedBody;
 import io.chronix.engine.io.FileIO;
 
 import java.io.IOException;
@@ -93,7 +93,8 @@ public final class SeriesReader {
         if (version == SeriesFormat.VERSION) {
             // parse header + plain body, so that offsets in errors below count from the file's start
             // as if the body were stored plain (as the summary reader does)
-            b = ByteBuffer.wrap(decompress(path, bytes, crcAt)).order(ByteOrder.LITTLE_ENDIAN);
+            b = ByteBuffer.wrap(CompressedBody.decompress(path, bytes, SeriesFormat.HEADER_SIZE, crcAt,
+                    SeriesFormat.MAX_BODY_LENGTH, "sidecar")).order(ByteOrder.LITTLE_ENDIAN);
             crcAt = b.capacity();
         }
         b.position(SeriesFormat.HEADER_SIZE);
@@ -132,30 +133,6 @@ public final class SeriesReader {
             throw new CorruptFileException(path, b.position(), "sidecar body has bytes after its end");
         }
         return new SeriesIndex(segmentCrc, measurement, tags, keys);
-    }
-
-    /** The version-2 body: header copied, then the Zstandard frame decompressed to exactly its plain length. */
-    private static byte[] decompress(Path path, byte[] bytes, int crcAt) {
-        int packedAt = SeriesFormat.HEADER_SIZE + SeriesFormat.PLAIN_LENGTH_SIZE;
-        if (crcAt < packedAt) {
-            throw new CorruptFileException(path, SeriesFormat.HEADER_SIZE, "sidecar body too short for its plain length");
-        }
-        int plainLength = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt(SeriesFormat.HEADER_SIZE);
-        if (plainLength < 0 || plainLength > SeriesFormat.MAX_BODY_LENGTH) {
-            throw new CorruptFileException(path, SeriesFormat.HEADER_SIZE, "plain length out of range [plainLength=" + plainLength + "]");
-        }
-        byte[] plain = new byte[SeriesFormat.HEADER_SIZE + plainLength];
-        System.arraycopy(bytes, 0, plain, 0, SeriesFormat.HEADER_SIZE);
-        long got;
-        try {
-            got = Zstd.decompressByteArray(plain, SeriesFormat.HEADER_SIZE, plainLength, bytes, packedAt, crcAt - packedAt);
-        } catch (RuntimeException e) {
-            throw new CorruptFileException(path, packedAt, "sidecar body does not decompress: " + e.getMessage());
-        }
-        if (got != plainLength) {
-            throw new CorruptFileException(path, packedAt, "sidecar body decompresses to " + got + " bytes, not " + plainLength);
-        }
-        return plain;
     }
 
     private static void need(Path path, ByteBuffer b, int n) {

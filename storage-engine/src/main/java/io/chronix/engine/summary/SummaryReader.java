@@ -1,8 +1,8 @@
 package io.chronix.engine.summary;
 
-import com.github.luben.zstd.Zstd;
 import io.chronix.engine.error.CorruptFileException;
 import io.chronix.engine.error.UnsupportedFormatVersionException;
+import io.chronix.engine.io.CompressedBody;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.segment.SeriesReader;
@@ -67,25 +67,7 @@ public final class SummaryReader {
         int segmentCrc = b.getInt(SummaryFormat.SEGMENT_CRC_OFFSET);
         // the plain body, decompressed behind a copy of the header so that the parser's offsets
         // below are offsets into header + plain body
-        if (bodyLength < SummaryFormat.PLAIN_LENGTH_SIZE) {
-            throw new CorruptFileException(path, SummaryFormat.HEADER_SIZE, "summary body too short for its plain length");
-        }
-        int plainLength = b.getInt(SummaryFormat.HEADER_SIZE);
-        if (plainLength < 0 || plainLength > MAX_BODY) {
-            throw new CorruptFileException(path, SummaryFormat.HEADER_SIZE, "plain length out of range [plainLength=" + plainLength + "]");
-        }
-        int packedAt = SummaryFormat.HEADER_SIZE + SummaryFormat.PLAIN_LENGTH_SIZE;
-        byte[] plain = new byte[SummaryFormat.HEADER_SIZE + plainLength];
-        System.arraycopy(bytes, 0, plain, 0, SummaryFormat.HEADER_SIZE);
-        long got;
-        try {
-            got = Zstd.decompressByteArray(plain, SummaryFormat.HEADER_SIZE, plainLength, bytes, packedAt, crcAt - packedAt);
-        } catch (RuntimeException e) {
-            throw new CorruptFileException(path, packedAt, "summary body does not decompress: " + e.getMessage());
-        }
-        if (got != plainLength) {
-            throw new CorruptFileException(path, packedAt, "summary body decompresses to " + got + " bytes, not " + plainLength);
-        }
+        byte[] plain = CompressedBody.decompress(path, bytes, SummaryFormat.HEADER_SIZE, crcAt, MAX_BODY, "summary");
         b = ByteBuffer.wrap(plain).order(ByteOrder.LITTLE_ENDIAN);
         crcAt = plain.length;
         Parser p = new Parser(path, b, crcAt);
