@@ -22,6 +22,15 @@ import java.util.Arrays;
  * subnormals round-trip exactly. Differences from the paper: the dictionary may be smaller than 8
  * (the code width follows it), and codes and right parts go through the same patched packing as
  * every integer here, so a run of one code costs two bytes per frame.
+ *
+ * <p>Decoding takes a frame in one pass when it can: for a frame of 64 or 128 rows with codes of at
+ * most 3 bits and right parts of 32 bits up to the cut (every frame the encoder writes for
+ * full-precision data), each 64-row run goes from the packed bytes straight to the {@code double[]}
+ * through {@link BitUnpack#unpackRd64} (one load, shift and mask per right part, one masked
+ * dictionary look-up per code, no intermediate array), and the frame's few patched exceptions are
+ * then ORed in. Any other frame (a short last frame, narrower right parts, a hostile header) takes
+ * the two-pass path: both halves unpacked into {@code long[]}s, checked, combined. Both accept the
+ * same bytes and give the same bits.
  */
 public final class AlpRd {
 
@@ -180,6 +189,183 @@ public final class AlpRd {
         }
     }
 
+    /**
+     * Per-decode scratch (a decode that throws drops it): the codes of the two-pass path, and a fused
+     * frame's code exceptions, cleared after each frame.
+     */
+    private static final class FrameScratch {
+        long[] codes;
+        final int[] exceptionRows = new int[PatchedPacking.FRAME];
+        /** Per row of the frame: the code bits above the packed width its exceptions add (OR-ed, as the packing does). */
+        final int[] exceptionHigh = new int[PatchedPacking.FRAME];
+        /** The value {@link #varint} read last. */
+        long high;
+    }
+
+    /**
+     * The frame in one pass from the packed bytes to {@code out}: when its length is a multiple of
+     * 64, its codes are at most {@link BitUnpack#RD_MAX_CODE_WIDTH} bits and its right parts
+     * {@link BitUnpack#RD_MIN_WIDTH}..{@code shift} bits (every frame the encoder writes but runs of
+     * repeated low parts), each 64-value run goes through {@link BitUnpack#unpackRd64}; the two
+     * frames' exceptions are then patched into the values. It accepts exactly what the two-pass path
+     * accepts, with the same values.
+     *
+     * @return the position after the frame, or −1 (nothing written) when the frame is not of that kind
+     */
+    private static int decodeFused(byte[] src, int pos, int end, double[] out, int f, int n, long[] dict, int size, int shift,
+                                   FrameScratch scratch) {
+        Encodings.need(pos, 2, end, "frame header");
+        int codeWidth = src[pos] & 0xFF;
+        int codeExceptions = src[pos + 1] & 0xFF;
+        if (codeWidth > BitUnpack.RD_MAX_CODE_WIDTH) {
+            return -1;
+        }
+        if (codeExceptions > n) {
+            throw badFrameHeader(codeWidth, codeExceptions);
+        }
+        int codesAt = pos + 2;
+        Encodings.need(codesAt, n * codeWidth >>> 3, end, "packed frame");
+        int at = codesAt + (n * codeWidth >>> 3);
+        int[] rows = scratch.exceptionRows;
+        int[] high = scratch.exceptionHigh;
+        for (int e = 0; e < codeExceptions; e++) {
+            int row = exceptionRow(src, at++, end, n);
+            at = varint(src, at, end, scratch);
+            if (scratch.high >>> 3 != 0) {
+                // 8 and above is outside any dictionary, whatever the low bits
+                throw new EncodingException("alp-rd code outside the dictionary [code>=8, dict_size=" + size + "]");
+            }
+            rows[e] = row;
+            high[row] |= (int) scratch.high << codeWidth;
+        }
+        Encodings.need(at, 2, end, "frame header");
+        int rightWidth = src[at] & 0xFF;
+        int rightExceptions = src[at + 1] & 0xFF;
+        if (rightWidth < BitUnpack.RD_MIN_WIDTH || rightWidth > shift) {
+            clear(rows, high, codeExceptions);
+            return -1;
+        }
+        if (rightExceptions > n) {
+            throw badFrameHeader(rightWidth, rightExceptions);
+        }
+        int rightsAt = at + 2;
+        Encodings.need(rightsAt, n * rightWidth >>> 3, end, "packed frame");
+        at = rightsAt + (n * rightWidth >>> 3);
+        if (codeWidth > 0 && (1 << codeWidth) > size) {
+            // a width that can hold a code outside the dictionary (a dictionary of 3, 5, 6 or 7)
+            for (int i = 0; i < n; i++) {
+                int code = code(src, codesAt, codeWidth, i);
+                if (code >= size) {
+                    throw codeOutside(code, size);
+                }
+            }
+        }
+        for (int r = 0; r < n; r += 64) {
+            BitUnpack.unpackRd64(codeWidth, rightWidth, src, rightsAt + (r >>> 3) * rightWidth, codesAt + (r >>> 3) * codeWidth,
+                    out, f + r, dict);
+        }
+        // a right part's high bits must stay below the cut (which also keeps them within 64 bits)
+        int room = shift - rightWidth;
+        for (int e = 0; e < rightExceptions; e++) {
+            int row = exceptionRow(src, at++, end, n);
+            at = varint(src, at, end, scratch);
+            if (scratch.high >>> room != 0) {
+                throw new EncodingException("alp-rd right part wider than " + shift + " bits");
+            }
+            out[f + row] = Double.longBitsToDouble(Double.doubleToRawLongBits(out[f + row]) | scratch.high << rightWidth);
+        }
+        long rightMask = -1L >>> (64 - shift);
+        for (int e = 0; e < codeExceptions; e++) {
+            int row = rows[e];
+            int code = code(src, codesAt, codeWidth, row) | high[row];
+            if (code >= size) {
+                throw codeOutside(code, size);
+            }
+            out[f + row] = Double.longBitsToDouble(dict[code] | Double.doubleToRawLongBits(out[f + row]) & rightMask);
+        }
+        clear(rows, high, codeExceptions);
+        return at;
+    }
+
+    /** A patched-packing exception's row byte at {@code at}, checked against the frame length. */
+    private static int exceptionRow(byte[] src, int at, int end, int n) {
+        Encodings.need(at, 1, end, "frame exception");
+        int row = src[at] & 0xFF;
+        if (row >= n) {
+            throw new EncodingException("frame exception index out of range [index=" + row + ", count=" + n + "]");
+        }
+        return row;
+    }
+
+    /** An exception's high bits (unsigned LEB128, at most 64 bits) into {@code scratch.high}; returns the position after it. */
+    private static int varint(byte[] src, int at, int end, FrameScratch scratch) {
+        long value = 0;
+        int shift = 0;
+        while (true) {
+            Encodings.need(at, 1, end, "frame exception value");
+            int b = src[at++];
+            if (shift == 63 && (b & 0x7E) != 0 || shift > 63) {
+                throw new EncodingException("frame exception value overflows 64 bits");
+            }
+            value |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                scratch.high = value;
+                return at;
+            }
+            shift += 7;
+        }
+    }
+
+    /** Code {@code i} of a packed codes frame of {@code width} (0..3) bits: at most 10 bits from one 8-byte load. */
+    private static int code(byte[] src, int codesAt, int width, int i) {
+        if (width == 0) {
+            return 0;
+        }
+        int bit = i * width;
+        return (int) (Encodings.getLong(src, codesAt + (bit >>> 3)) >>> (bit & 7)) & ((1 << width) - 1);
+    }
+
+    /** Resets the high code bits of the rows of a frame's {@code exceptions} code exceptions, for the next frame. */
+    private static void clear(int[] rows, int[] high, int exceptions) {
+        for (int e = 0; e < exceptions; e++) {
+            high[rows[e]] = 0;
+        }
+    }
+
+    private static EncodingException badFrameHeader(int width, int exceptions) {
+        return new EncodingException("bad frame header [width=" + width + ", exceptions=" + exceptions + "]");
+    }
+
+    private static EncodingException codeOutside(int code, int size) {
+        return new EncodingException("alp-rd code outside the dictionary [code=" + code + ", dict_size=" + size + "]");
+    }
+
+    /**
+     * Any frame: codes and right parts unpacked into arrays by {@link PatchedPacking}, checked when
+     * their headers allow a value outside the block's ranges, then combined.
+     */
+    private static int decodeTwoPass(byte[] src, int pos, int end, double[] out, int f, int n, long[] dict, int size, int shift,
+                                     long[] ints, FrameScratch scratch) {
+        long[] codes = scratch.codes;
+        if (codes == null) {
+            codes = scratch.codes = new long[PatchedPacking.FRAME];
+        }
+        // a frame without exceptions whose width cannot hold a bad value needs no per-value check
+        // (pos < end here, and every buffer has PAD bytes past end, so peeking the header is safe)
+        int codeWidth = src[pos] & 0xFF;
+        boolean codesFit = src[pos + 1] == 0 && codeWidth < 4 && (1 << codeWidth) <= size;
+        pos = PatchedPacking.decodeFrame(src, pos, end, codes, 0, n);
+        boolean rightsFit = src[pos + 1] == 0 && (src[pos] & 0xFF) <= shift;
+        pos = PatchedPacking.decodeFrame(src, pos, end, ints, f, n);
+        if (!codesFit || !rightsFit) {
+            check(codes, ints, f, n, size, shift);
+        }
+        for (int i = 0; i < n; i++) {
+            out[f + i] = Double.longBitsToDouble(dict[(int) codes[i] & (MAX_DICTIONARY - 1)] | ints[f + i]);
+        }
+        return pos;
+    }
+
     private static int codeBits(int dictionarySize) {
         return 32 - Integer.numberOfLeadingZeros(dictionarySize - 1);
     }
@@ -217,22 +403,11 @@ public final class AlpRd {
         if (exceptions < 0 || exceptions > count) {
             throw new EncodingException("bad alp-rd exception count [exceptions=" + exceptions + "]");
         }
-        long[] codes = new long[PatchedPacking.FRAME];
+        FrameScratch scratch = new FrameScratch();
         for (int f = 0; f < count; f += PatchedPacking.FRAME) {
             int n = Math.min(PatchedPacking.FRAME, count - f);
-            // a frame without exceptions whose width cannot hold a bad value needs no per-value check
-            // (pos < end here, and every buffer has PAD bytes past end, so peeking the header is safe)
-            int codeWidth = src[pos] & 0xFF;
-            boolean codesFit = src[pos + 1] == 0 && codeWidth < 4 && (1 << codeWidth) <= size;
-            pos = PatchedPacking.decodeFrame(src, pos, end, codes, 0, n);
-            boolean rightsFit = src[pos + 1] == 0 && (src[pos] & 0xFF) <= shift;
-            pos = PatchedPacking.decodeFrame(src, pos, end, ints, f, n);
-            if (!codesFit || !rightsFit) {
-                check(codes, ints, f, n, size, shift);
-            }
-            for (int i = 0; i < n; i++) {
-                out[f + i] = Double.longBitsToDouble(dict[(int) codes[i] & (MAX_DICTIONARY - 1)] | ints[f + i]);
-            }
+            int next = (n & 63) == 0 ? decodeFused(src, pos, end, out, f, n, dict, size, shift, scratch) : -1;
+            pos = next >= 0 ? next : decodeTwoPass(src, pos, end, out, f, n, dict, size, shift, ints, scratch);
         }
         if (exceptions > 0) {
             pos = DeltaZigzag.decode(src, pos, end, ints, 0, exceptions);

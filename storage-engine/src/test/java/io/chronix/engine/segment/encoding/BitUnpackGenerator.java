@@ -20,6 +20,14 @@ import java.nio.file.Path;
 public final class BitUnpackGenerator {
 
     static final String FILE = "src/main/java/io/chronix/engine/segment/encoding/BitUnpack.java";
+    /**
+     * ALP-RD's fused runs exist for right parts of this width and up: the cut keeps at least 48 bits
+     * on the right ({@code left_bits ≤ 16}) and random mantissa bits fill them, so narrower frames
+     * are runs of repeated low parts, rare enough for the two-pass path.
+     */
+    static final int RD_MIN_WIDTH = 32;
+    /** A dictionary has at most 8 entries: codes are 0..3 bits wide. */
+    static final int RD_MAX_CODE_WIDTH = 3;
 
     private BitUnpackGenerator() {
     }
@@ -87,10 +95,42 @@ public final class BitUnpackGenerator {
                         };
                     }
 
+                    /** Narrowest right-part width {@link #unpackRd64} has a fused method for. */
+                    static final int RD_MIN_WIDTH = %d;
+                    /** Widest code width {@link #unpackRd64} has a fused method for (a dictionary of 8). */
+                    static final int RD_MAX_CODE_WIDTH = %d;
+
+                    /**
+                     * ALP-RD's 64-value run in one pass: unpacks the right parts ({@code w} bits,
+                     * {@value #RD_MIN_WIDTH}..63, from {@code src[pos, pos + 8w)}) and the dictionary codes
+                     * ({@code codeWidth} bits, 0..{@value #RD_MAX_CODE_WIDTH}, from
+                     * {@code src[codePos, codePos + 8·codeWidth)}) and stores
+                     * {@code longBitsToDouble(dict[code] | right)} into {@code out[o, o + 64)}. Codes take their
+                     * low {@code codeWidth} bits only (a patched code is the caller's business), so
+                     * {@code dict} has {@code 2^codeWidth} slots at least; a code width of 0 ORs {@code dict[0]}.
+                     * Each value is one unaligned 8-byte load, a shift and a mask, so the loads may read up
+                     * to 8 bytes past the run (within {@link Encodings#PAD} of a frame's end). The caller has
+                     * checked the bounds.
+                     */
+                    static void unpackRd64(int codeWidth, int w, byte[] src, int pos, int codePos, double[] out, int o, long[] dict) {
+                        switch (codeWidth) {
+                            case 0 -> {
+                                long c = dict[0];
+                                switch (w) {
+                %s
+                                    default -> throw new IllegalArgumentException("width " + w + " is not %d..63");
+                                }
+                            }
+                %s
+                            default -> throw new IllegalArgumentException("code width " + codeWidth + " is not 0..%d");
+                        }
+                    }
+
                     private static long word(byte[] s, int p) {
                         return (long) BlockBuffer.LONG.get(s, p);
                     }
-                """.formatted(cases("u", ""), cases("d", ", v"), cases("f", ", v")));
+                """.formatted(cases("u", ""), cases("d", ", v"), cases("f", ", v"), RD_MIN_WIDTH, RD_MAX_CODE_WIDTH,
+                        rdCases(0), RD_MIN_WIDTH, rdCodeCases(), RD_MAX_CODE_WIDTH));
         for (int w = 1; w < 64; w++) {
             method(b, w, false, false);
         }
@@ -99,6 +139,11 @@ public final class BitUnpackGenerator {
         }
         for (int w = 1; w < 64; w++) {
             method(b, w, true, true);
+        }
+        for (int cw = 0; cw <= RD_MAX_CODE_WIDTH; cw++) {
+            for (int w = RD_MIN_WIDTH; w < 64; w++) {
+                rdMethod(b, cw, w);
+            }
         }
         b.append("}\n");
         return b.toString();
@@ -208,6 +253,86 @@ public final class BitUnpackGenerator {
             out.append("        long x;\n");
         }
         out.append(b).append("    }\n");
+    }
+
+    /**
+     * ALP-RD's fused run for code width {@code cw} and right width {@code w}. Right part {@code j}
+     * starts at bit {@code j·w}: one unaligned 8-byte load at its byte holds it whole when its bit
+     * offset in that byte plus {@code w} is at most 64 (every value up to {@code w = 57}); otherwise
+     * the byte after the load supplies the rest. The codes ({@code cw ≤ 3} words per run) are loaded
+     * once as words and each is a constant shift and mask; the dictionary look-up is masked into its
+     * {@code 2^cw} slots. No loop, no loop-carried state: each value is independent.
+     */
+    private static void rdMethod(StringBuilder out, int cw, int w) {
+        StringBuilder b = new StringBuilder();
+        for (int k = 0; k < cw; k++) {
+            b.append("        long c").append(k).append(" = word(s, ").append(k == 0 ? "cp" : "cp + " + (8 * k)).append(");\n");
+        }
+        int cm = (1 << cw) - 1;
+        for (int j = 0; j < 64; j++) {
+            int bit = j * w;
+            int at = bit >>> 3;
+            int sh = bit & 7;
+            String load = "word(s, " + (at == 0 ? "p" : "p + " + at) + ")";
+            String right;
+            if (sh + w <= 64) {
+                right = sh + w == 64 ? load + " >>> " + sh : (sh == 0 ? load : "(" + load + " >>> " + sh + ")") + " & m";
+            } else {
+                right = "((" + load + " >>> " + sh + ") | ((s[p + " + (at + 8) + "] & 0xFFL) << " + (64 - sh) + ")) & m";
+            }
+            String left;
+            if (cw == 0) {
+                left = "c";
+            } else {
+                int cb = j * cw;
+                int ck = cb >>> 6;
+                int cs = cb & 63;
+                String code;
+                if (cs + cw <= 64) {
+                    code = cs == 0 ? "(int) c" + ck + " & " + cm : "(int) (c" + ck + " >>> " + cs + ") & " + cm;
+                } else {
+                    code = "(int) ((c" + ck + " >>> " + cs + ") | (c" + (ck + 1) + " << " + (64 - cs) + ")) & " + cm;
+                }
+                left = "d[" + code + "]";
+            }
+            String dst = j == 0 ? "o[q]" : "o[q + " + j + "]";
+            b.append("        ").append(dst).append(" = Double.longBitsToDouble(").append(left).append(" | ").append(right).append(");\n");
+        }
+        if (cw == 0) {
+            out.append("\n    private static void rd0w").append(w).append("(byte[] s, int p, double[] o, int q, long c) {\n");
+        } else {
+            out.append("\n    private static void rd").append(cw).append('w').append(w)
+                    .append("(byte[] s, int p, int cp, double[] o, int q, long[] d) {\n");
+        }
+        if (b.indexOf("& m") >= 0) {
+            out.append("        final long m = ").append(hex((1L << w) - 1)).append(";\n");
+        }
+        out.append(b).append("    }\n");
+    }
+
+    /** The inner switch arms of {@code unpackRd64} for code width {@code cw}. */
+    private static String rdCases(int cw) {
+        StringBuilder b = new StringBuilder();
+        String args = cw == 0 ? "(src, pos, out, o, c)" : "(src, pos, codePos, out, o, dict)";
+        for (int w = RD_MIN_WIDTH; w < 64; w++) {
+            b.append("                    case ").append(w).append(" -> rd").append(cw).append('w').append(w).append(args).append(";\n");
+        }
+        return b.toString().stripTrailing();
+    }
+
+    /** The outer switch arms of {@code unpackRd64} for code widths 1 and up. */
+    private static String rdCodeCases() {
+        StringBuilder b = new StringBuilder();
+        for (int cw = 1; cw <= RD_MAX_CODE_WIDTH; cw++) {
+            b.append("            case ").append(cw).append(" -> {\n");
+            b.append("                switch (w) {\n");
+            b.append(rdCases(cw)).append('\n');
+            b.append("                    default -> throw new IllegalArgumentException(\"width \" + w + \" is not ")
+                    .append(RD_MIN_WIDTH).append("..63\");\n");
+            b.append("                }\n");
+            b.append("            }\n");
+        }
+        return b.toString().stripTrailing();
     }
 
     /** The switch arms {@code case w -> <prefix>w(src, pos, out, o<more>);} for every width. */

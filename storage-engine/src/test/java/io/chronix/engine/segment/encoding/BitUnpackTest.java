@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,6 +82,57 @@ class BitUnpackTest {
                 assertThat(longs[0]).isZero();
                 assertThat(doubles[0]).isZero();
             }
+        }
+    }
+
+    @Test
+    void everyAlpRdWidthPairCombinesCodesAndRightPartsAsTheReferenceDoes() {
+        Random r = new Random(Long.getLong("chronix.test.seed", 6L));
+        long[] dict = new long[8];
+        for (int k = 0; k < 8; k++) {
+            dict[k] = (long) (r.nextInt(1 << 12) | 1) << 52 | (k == 0 ? 0 : 1L << 63);
+        }
+        for (int cw = 0; cw <= BitUnpack.RD_MAX_CODE_WIDTH; cw++) {
+            for (int w = BitUnpack.RD_MIN_WIDTH; w < 64; w++) {
+                for (int round = 0; round < 8; round++) {
+                    long[] rights = new long[64];
+                    long[] codes = new long[64];
+                    long mask = (1L << w) - 1;
+                    for (int i = 0; i < 64; i++) {
+                        rights[i] = switch (round % 4) {
+                            case 0 -> mask;
+                            case 1 -> 1L << (i % w);
+                            default -> r.nextLong() & mask;
+                        };
+                        codes[i] = cw == 0 ? 0 : round % 4 == 0 ? (1 << cw) - 1 : r.nextInt(1 << cw);
+                    }
+                    // both streams unaligned and with bytes after them, as in a frame: the loads may read past a run
+                    byte[] packedRights = pack(rights, w);
+                    byte[] src = Arrays.copyOf(packedRights, packedRights.length + 8 * cw + 16);
+                    byte[] packedCodes = pack(codes, cw);
+                    System.arraycopy(packedCodes, 5, src, packedRights.length, 8 * cw);
+                    double[] out = new double[66];
+                    out[0] = 1.5;
+                    out[65] = 2.5;
+                    BitUnpack.unpackRd64(cw, w, src, 5, packedRights.length, out, 1, dict);
+                    assertThat(out[0]).isEqualTo(1.5);
+                    assertThat(out[65]).as("writes past the 64 values").isEqualTo(2.5);
+                    for (int i = 0; i < 64; i++) {
+                        assertThat(Double.doubleToRawLongBits(out[1 + i])).as("code width %d, width %d, value %d", cw, w, i)
+                                .isEqualTo(dict[(int) codes[i]] | rights[i]);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void alpRdWidthsWithoutAFusedMethodAreRefused() {
+        byte[] src = new byte[1024];
+        long[] dict = new long[8];
+        for (int[] widths : new int[][] {{0, BitUnpack.RD_MIN_WIDTH - 1}, {3, 64}, {BitUnpack.RD_MAX_CODE_WIDTH + 1, 50}, {-1, 50}}) {
+            assertThatThrownBy(() -> BitUnpack.unpackRd64(widths[0], widths[1], src, 0, 512, new double[64], 0, dict))
+                    .isInstanceOf(IllegalArgumentException.class);
         }
     }
 
