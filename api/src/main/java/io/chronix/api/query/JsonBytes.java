@@ -18,6 +18,8 @@ final class JsonBytes {
     private final OutputStream out;
     private final byte[] buf = new byte[8192];
     private int at;
+    /** A cell's bytes, copied out of Arrow memory once instead of read byte by byte through its checks. */
+    private byte[] scratch = new byte[256];
 
     JsonBytes(OutputStream out) {
         this.out = out;
@@ -119,6 +121,56 @@ final class JsonBytes {
             }
         }
         ascii('"');
+    }
+
+    /**
+     * A string whose UTF-8 bytes are {@code bytes[off, off + len)}, e.g. a {@code VARCHAR} cell:
+     * ASCII text is copied and escaped byte by byte, with no {@code String}; anything else goes
+     * through {@link #string(String)}, so both paths write the same bytes for the same text
+     * (malformed UTF-8 included: it is decoded with replacement first, as before).
+     *
+     * @return false if the bytes are not all ASCII and nothing was written
+     */
+    boolean asciiUtf8(org.apache.arrow.memory.ArrowBuf bytes, long off, int len) throws IOException {
+        if (scratch.length < len) {
+            scratch = new byte[Math.max(len, 2 * scratch.length)];
+        }
+        byte[] in = scratch;
+        bytes.getBytes(off, in, 0, len);
+        for (int i = 0; i < len; i++) {
+            if (in[i] < 0) {
+                return false;
+            }
+        }
+        ascii('"');
+        for (int i = 0; i < len; i++) {
+            byte b = in[i];
+            if (b >= 0x20 && b != '"' && b != '\\') {
+                if (at == buf.length) {
+                    drain();
+                }
+                buf[at++] = b;
+                continue;
+            }
+            switch (b) {
+                case '"' -> ascii("\\\"");
+                case '\\' -> ascii("\\\\");
+                case '\n' -> ascii("\\n");
+                case '\r' -> ascii("\\r");
+                case '\t' -> ascii("\\t");
+                default -> {
+                    room(6);
+                    buf[at++] = '\\';
+                    buf[at++] = 'u';
+                    buf[at++] = '0';
+                    buf[at++] = '0';
+                    buf[at++] = HEX[(b >> 4) & 0xF];
+                    buf[at++] = HEX[b & 0xF];
+                }
+            }
+        }
+        ascii('"');
+        return true;
     }
 
     void flush() throws IOException {

@@ -275,6 +275,12 @@ enum ResultFormat {
                     w.string(instant(value, unit));
                 }
             }
+            case VarCharVector s -> {
+                long start = s.getStartOffset(r);
+                if (!w.asciiUtf8(s.getDataBuffer(), start, (int) (s.getEndOffset(r) - start))) {
+                    w.string(text(v, r)); // not ASCII: decoded as before, so malformed bytes print alike
+                }
+            }
             default -> w.string(text(v, r));
         }
     }
