@@ -81,43 +81,26 @@ final class JsonBytes {
             if (ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\') {
                 room(1);
                 buf[at++] = (byte) ch;
-                continue;
-            }
-            switch (ch) {
-                case '"' -> ascii("\\\"");
-                case '\\' -> ascii("\\\\");
-                case '\n' -> ascii("\\n");
-                case '\r' -> ascii("\\r");
-                case '\t' -> ascii("\\t");
-                default -> {
-                    if (ch < 0x20 || ch == 0x2028 || ch == 0x2029) {
-                        room(6);
-                        buf[at++] = '\\';
-                        buf[at++] = 'u';
-                        buf[at++] = HEX[ch >> 12];
-                        buf[at++] = HEX[(ch >> 8) & 0xF];
-                        buf[at++] = HEX[(ch >> 4) & 0xF];
-                        buf[at++] = HEX[ch & 0xF];
-                    } else if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        int cp = Character.toCodePoint(ch, s.charAt(++i));
-                        room(4);
-                        buf[at++] = (byte) (0xF0 | (cp >> 18));
-                        buf[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                        buf[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                        buf[at++] = (byte) (0x80 | (cp & 0x3F));
-                    } else if (Character.isSurrogate(ch)) {
-                        ascii('?'); // unpaired: the encoder's replacement
-                    } else if (ch < 0x800) {
-                        room(2);
-                        buf[at++] = (byte) (0xC0 | (ch >> 6));
-                        buf[at++] = (byte) (0x80 | (ch & 0x3F));
-                    } else {
-                        room(3);
-                        buf[at++] = (byte) (0xE0 | (ch >> 12));
-                        buf[at++] = (byte) (0x80 | ((ch >> 6) & 0x3F));
-                        buf[at++] = (byte) (0x80 | (ch & 0x3F));
-                    }
-                }
+            } else if (ch < 0x80 || ch == 0x2028 || ch == 0x2029) {
+                escape(ch);
+            } else if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                int cp = Character.toCodePoint(ch, s.charAt(++i));
+                room(4);
+                buf[at++] = (byte) (0xF0 | (cp >> 18));
+                buf[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                buf[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                buf[at++] = (byte) (0x80 | (cp & 0x3F));
+            } else if (Character.isSurrogate(ch)) {
+                ascii('?'); // unpaired: the encoder's replacement
+            } else if (ch < 0x800) {
+                room(2);
+                buf[at++] = (byte) (0xC0 | (ch >> 6));
+                buf[at++] = (byte) (0x80 | (ch & 0x3F));
+            } else {
+                room(3);
+                buf[at++] = (byte) (0xE0 | (ch >> 12));
+                buf[at++] = (byte) (0x80 | ((ch >> 6) & 0x3F));
+                buf[at++] = (byte) (0x80 | (ch & 0x3F));
             }
         }
         ascii('"');
@@ -150,27 +133,32 @@ final class JsonBytes {
                     drain();
                 }
                 buf[at++] = b;
-                continue;
-            }
-            switch (b) {
-                case '"' -> ascii("\\\"");
-                case '\\' -> ascii("\\\\");
-                case '\n' -> ascii("\\n");
-                case '\r' -> ascii("\\r");
-                case '\t' -> ascii("\\t");
-                default -> {
-                    room(6);
-                    buf[at++] = '\\';
-                    buf[at++] = 'u';
-                    buf[at++] = '0';
-                    buf[at++] = '0';
-                    buf[at++] = HEX[(b >> 4) & 0xF];
-                    buf[at++] = HEX[b & 0xF];
-                }
+            } else {
+                escape(b);
             }
         }
         ascii('"');
         return true;
+    }
+
+    /** The escape of a character JSON text may not hold as itself: a quote, a backslash, a control character, U+2028/9. */
+    private void escape(int ch) throws IOException {
+        switch (ch) {
+            case '"' -> ascii("\\\"");
+            case '\\' -> ascii("\\\\");
+            case '\n' -> ascii("\\n");
+            case '\r' -> ascii("\\r");
+            case '\t' -> ascii("\\t");
+            default -> {
+                room(6);
+                buf[at++] = '\\';
+                buf[at++] = 'u';
+                buf[at++] = HEX[ch >> 12];
+                buf[at++] = HEX[(ch >> 8) & 0xF];
+                buf[at++] = HEX[(ch >> 4) & 0xF];
+                buf[at++] = HEX[ch & 0xF];
+            }
+        }
     }
 
     void flush() throws IOException {

@@ -25,8 +25,11 @@ class QueryConfiguration {
                 .allocationManagerFactory(memory).build()) {
             @Override
             public void close() {
-                super.close();
-                memory.trim();
+                try {
+                    super.close(); // throws if a query still holds memory
+                } finally {
+                    memory.trim();
+                }
             }
         };
     }
