@@ -14,14 +14,17 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@link TenancyDirectory} over the tenancy services, with namespace lookups cached in process.
+ * {@link TenancyDirectory} over the tenancy services, with namespace lookups and effective quotas
+ * cached in process.
  *
- * <p>The cache holds found namespaces only, keyed by (tenant id, name) — a tenant's key can never
- * answer another tenant's lookup. An entry is served while the {@link TenancyChanges} generation
- * it was read under is still current and for at most {@link #NAMESPACE_TTL}: any change made
- * through this process's services (a namespace updated or deleted, a tenant deleted) makes every
- * entry stale from its commit on; a change made elsewhere wins within the TTL. Misses are not
- * cached, so a namespace created a moment ago is found at once.
+ * <p>The namespace cache holds found namespaces only, keyed by (tenant id, name) — a tenant's key
+ * can never answer another tenant's lookup. The quota cache is keyed by tenant id. An entry of
+ * either is served while the {@link TenancyChanges} generation it was read under is still current
+ * and for at most {@link #NAMESPACE_TTL}: any change made through this process's services (a
+ * namespace updated or deleted, a tenant's quotas replaced, a tenant deleted) makes every entry
+ * stale from its commit on; a change made elsewhere wins within the TTL. Namespace misses are not
+ * cached, so a namespace created a moment ago is found at once. Without the quota cache every
+ * query paid a database round trip for its limits (docs/benchmarks.md, "Per-query server costs").
  */
 @Component
 class DatabaseTenancyDirectory implements TenancyDirectory {
@@ -36,11 +39,15 @@ class DatabaseTenancyDirectory implements TenancyDirectory {
     private record Entry(Namespace namespace, long generation, long loadedAtNanos) {
     }
 
+    private record QuotaEntry(Quotas quotas, long generation, long loadedAtNanos) {
+    }
+
     private final TokenService tokens;
     private final NamespaceService namespaces;
     private final QuotaService quotas;
     private final TenancyChanges changes;
     private final ConcurrentHashMap<Key, Entry> cache = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<UUID, QuotaEntry> quotaCache = new ConcurrentHashMap<>();
 
     DatabaseTenancyDirectory(TokenService tokens, NamespaceService namespaces, QuotaService quotas, TenancyChanges changes) {
         this.tokens = tokens;
@@ -77,7 +84,18 @@ class DatabaseTenancyDirectory implements TenancyDirectory {
 
     @Override
     public Quotas quotas(UUID tenantId) {
-        return quotas.effective(tenantId);
+        long generation = changes.current(); // before the read: see TenancyChanges
+        long now = System.nanoTime();
+        QuotaEntry e = quotaCache.get(tenantId);
+        if (e != null && e.generation() == generation && now - e.loadedAtNanos() < NAMESPACE_TTL.toNanos()) {
+            return e.quotas();
+        }
+        Quotas q = quotas.effective(tenantId);
+        if (quotaCache.size() >= MAX_ENTRIES) {
+            quotaCache.clear(); // as for namespaces: far past one node's working set
+        }
+        quotaCache.put(tenantId, new QuotaEntry(q, generation, now));
+        return q;
     }
 
     @Override

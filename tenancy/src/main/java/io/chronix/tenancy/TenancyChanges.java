@@ -7,7 +7,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A generation number of the access-deciding rows — tokens, tenants, namespaces — that every
+ * A generation number of the access-deciding rows — tokens, tenants, namespaces, quotas — that every
  * change made through this process's services advances, so an in-process cache of lookups can tell
  * a stale entry from a fresh one without knowing what changed.
  *
@@ -37,7 +37,7 @@ public class TenancyChanges {
         return generation.get();
     }
 
-    /** Records a change of tokens, tenants or namespaces, now and (inside a transaction) again after it completes. */
+    /** Records a change of tokens, tenants, namespaces or quotas, now and (inside a transaction) again after it completes. */
     public void changed() {
         generation.incrementAndGet();
         if (TransactionSynchronizationManager.isSynchronizationActive()) {

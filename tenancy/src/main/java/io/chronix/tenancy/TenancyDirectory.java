@@ -17,7 +17,7 @@ import java.util.UUID;
  *       namespace, a deleted one, a missing one and a malformed name all give the same empty;</li>
  *   <li>{@link #quotas}: the tenant's effective limits.</li>
  * </ol>
- * {@link #verify} and {@link #quotas} read the database on each call; {@link #namespace} may be
+ * {@link #verify} reads the database on each call; {@link #namespace} and {@link #quotas} may be
  * served from an in-process cache that no change made through this process's services outlives
  * (see {@link TenancyChanges}). Implementations are thread-safe.
  */

@@ -2,6 +2,8 @@ package io.chronix.tenancy;
 
 import io.chronix.tenancy.namespace.Namespace;
 import io.chronix.tenancy.namespace.NamespaceService;
+import io.chronix.tenancy.quota.QuotaOverrides;
+import io.chronix.tenancy.quota.QuotaService;
 import io.chronix.tenancy.tenant.NewTenant;
 import io.chronix.tenancy.tenant.TenantService;
 import io.chronix.tenancy.token.TokenService;
@@ -16,7 +18,7 @@ import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The directory's namespace cache: served while fresh, never past a change made through the services. */
+/** The directory's namespace and quota caches: served while fresh, never past a change made through the services. */
 class DirectoryNamespaceCacheTest extends DatabaseTest {
 
     @Autowired TenancyDirectory directory;
@@ -24,6 +26,7 @@ class DirectoryNamespaceCacheTest extends DatabaseTest {
     @Autowired TenantService tenants;
     @Autowired TokenService tokens;
     @Autowired JdbcClient jdbc;
+    @Autowired QuotaService quotaService;
 
     UUID a;
     UUID b;
@@ -105,5 +108,33 @@ class DirectoryNamespaceCacheTest extends DatabaseTest {
         assertThat(g3).isGreaterThanOrEqualTo(g2 + 2);
         tenants.delete(a);
         assertThat(directory.generation()).isGreaterThanOrEqualTo(g3 + 2);
+    }
+
+    @Test
+    void quotasReplacedThroughTheServiceAreSeenAtOnce() {
+        assertThat(directory.quotas(a).maxSeries()).isEqualTo(quotaService.defaults().maxSeries());
+        quotaService.replace(a, new QuotaOverrides(null, 42L, null, null, null, null, null, 1));
+        assertThat(directory.quotas(a).maxSeries()).isEqualTo(42L);
+        assertThat(directory.quotas(a).maxConcurrentQueries()).isEqualTo(1);
+        quotaService.replace(a, QuotaOverrides.NONE);
+        assertThat(directory.quotas(a)).isEqualTo(quotaService.defaults());
+    }
+
+    @Test
+    void quotasChangedElsewhereAreServedFromTheCacheUntilTheTtlPasses() throws InterruptedException {
+        quotaService.replace(a, new QuotaOverrides(null, 42L, null, null, null, null, null, null));
+        assertThat(directory.quotas(a).maxSeries()).isEqualTo(42L);
+        // another node or SQL by hand: the services do not see it, so the cached limits answer until the TTL passes
+        jdbc.sql("UPDATE tenant_quotas SET max_series = 7 WHERE tenant_id = ?").param(a).update();
+        assertThat(directory.quotas(a).maxSeries()).isEqualTo(42L);
+        Thread.sleep(DatabaseTenancyDirectory.NAMESPACE_TTL.toMillis() + 50);
+        assertThat(directory.quotas(a).maxSeries()).isEqualTo(7L);
+    }
+
+    @Test
+    void tenantsNeverSeeEachOthersCachedQuotas() {
+        quotaService.replace(a, new QuotaOverrides(null, 42L, null, null, null, null, null, null));
+        assertThat(directory.quotas(a).maxSeries()).isEqualTo(42L);
+        assertThat(directory.quotas(b).maxSeries()).isEqualTo(quotaService.defaults().maxSeries());
     }
 }

@@ -18,6 +18,8 @@ final class JsonBytes {
     private final OutputStream out;
     private final byte[] buf = new byte[8192];
     private int at;
+    /** A cell's bytes, copied out of Arrow memory once instead of read byte by byte through its checks. */
+    private byte[] scratch = new byte[256];
 
     JsonBytes(OutputStream out) {
         this.out = out;
@@ -79,46 +81,84 @@ final class JsonBytes {
             if (ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\') {
                 room(1);
                 buf[at++] = (byte) ch;
-                continue;
-            }
-            switch (ch) {
-                case '"' -> ascii("\\\"");
-                case '\\' -> ascii("\\\\");
-                case '\n' -> ascii("\\n");
-                case '\r' -> ascii("\\r");
-                case '\t' -> ascii("\\t");
-                default -> {
-                    if (ch < 0x20 || ch == 0x2028 || ch == 0x2029) {
-                        room(6);
-                        buf[at++] = '\\';
-                        buf[at++] = 'u';
-                        buf[at++] = HEX[ch >> 12];
-                        buf[at++] = HEX[(ch >> 8) & 0xF];
-                        buf[at++] = HEX[(ch >> 4) & 0xF];
-                        buf[at++] = HEX[ch & 0xF];
-                    } else if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        int cp = Character.toCodePoint(ch, s.charAt(++i));
-                        room(4);
-                        buf[at++] = (byte) (0xF0 | (cp >> 18));
-                        buf[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                        buf[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                        buf[at++] = (byte) (0x80 | (cp & 0x3F));
-                    } else if (Character.isSurrogate(ch)) {
-                        ascii('?'); // unpaired: the encoder's replacement
-                    } else if (ch < 0x800) {
-                        room(2);
-                        buf[at++] = (byte) (0xC0 | (ch >> 6));
-                        buf[at++] = (byte) (0x80 | (ch & 0x3F));
-                    } else {
-                        room(3);
-                        buf[at++] = (byte) (0xE0 | (ch >> 12));
-                        buf[at++] = (byte) (0x80 | ((ch >> 6) & 0x3F));
-                        buf[at++] = (byte) (0x80 | (ch & 0x3F));
-                    }
-                }
+            } else if (ch < 0x80 || ch == 0x2028 || ch == 0x2029) {
+                escape(ch);
+            } else if (Character.isHighSurrogate(ch) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                int cp = Character.toCodePoint(ch, s.charAt(++i));
+                room(4);
+                buf[at++] = (byte) (0xF0 | (cp >> 18));
+                buf[at++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                buf[at++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                buf[at++] = (byte) (0x80 | (cp & 0x3F));
+            } else if (Character.isSurrogate(ch)) {
+                ascii('?'); // unpaired: the encoder's replacement
+            } else if (ch < 0x800) {
+                room(2);
+                buf[at++] = (byte) (0xC0 | (ch >> 6));
+                buf[at++] = (byte) (0x80 | (ch & 0x3F));
+            } else {
+                room(3);
+                buf[at++] = (byte) (0xE0 | (ch >> 12));
+                buf[at++] = (byte) (0x80 | ((ch >> 6) & 0x3F));
+                buf[at++] = (byte) (0x80 | (ch & 0x3F));
             }
         }
         ascii('"');
+    }
+
+    /**
+     * A string whose UTF-8 bytes are {@code bytes[off, off + len)}, e.g. a {@code VARCHAR} cell:
+     * ASCII text is copied and escaped byte by byte, with no {@code String}; anything else goes
+     * through {@link #string(String)}, so both paths write the same bytes for the same text
+     * (malformed UTF-8 included: it is decoded with replacement first, as before).
+     *
+     * @return false if the bytes are not all ASCII and nothing was written
+     */
+    boolean asciiUtf8(org.apache.arrow.memory.ArrowBuf bytes, long off, int len) throws IOException {
+        if (scratch.length < len) {
+            scratch = new byte[Math.max(len, 2 * scratch.length)];
+        }
+        byte[] in = scratch;
+        bytes.getBytes(off, in, 0, len);
+        for (int i = 0; i < len; i++) {
+            if (in[i] < 0) {
+                return false;
+            }
+        }
+        ascii('"');
+        for (int i = 0; i < len; i++) {
+            byte b = in[i];
+            if (b >= 0x20 && b != '"' && b != '\\') {
+                if (at == buf.length) {
+                    drain();
+                }
+                buf[at++] = b;
+            } else {
+                escape(b);
+            }
+        }
+        ascii('"');
+        return true;
+    }
+
+    /** The escape of a character JSON text may not hold as itself: a quote, a backslash, a control character, U+2028/9. */
+    private void escape(int ch) throws IOException {
+        switch (ch) {
+            case '"' -> ascii("\\\"");
+            case '\\' -> ascii("\\\\");
+            case '\n' -> ascii("\\n");
+            case '\r' -> ascii("\\r");
+            case '\t' -> ascii("\\t");
+            default -> {
+                room(6);
+                buf[at++] = '\\';
+                buf[at++] = 'u';
+                buf[at++] = HEX[ch >> 12];
+                buf[at++] = HEX[(ch >> 8) & 0xF];
+                buf[at++] = HEX[(ch >> 4) & 0xF];
+                buf[at++] = HEX[ch & 0xF];
+            }
+        }
     }
 
     void flush() throws IOException {

@@ -17,8 +17,20 @@ class QueryConfiguration {
         return SqlSandbox.open(new SqlSandbox.Limits(p.threads(), p.memoryLimit().toBytes()));
     }
 
+    /** Query-time Arrow buffers: their native blocks are kept and reused, not unmapped after each query. */
     @Bean(destroyMethod = "close")
     BufferAllocator queryAllocator(QueryProperties p) {
-        return new RootAllocator(p.maxTotalBytes().toBytes());
+        RecyclingMemory memory = new RecyclingMemory(p.recycledBytes().toBytes());
+        return new RootAllocator(RootAllocator.configBuilder().maxAllocation(p.maxTotalBytes().toBytes())
+                .allocationManagerFactory(memory).build()) {
+            @Override
+            public void close() {
+                try {
+                    super.close(); // throws if a query still holds memory
+                } finally {
+                    memory.trim();
+                }
+            }
+        };
     }
 }

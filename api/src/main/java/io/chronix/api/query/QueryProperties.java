@@ -17,11 +17,15 @@ import jakarta.validation.constraints.NotNull;
  * @param maxScanBytes   Arrow memory one query's scans may hold (default 1 GiB; DuckDB does not
  *                       count it); over it the query fails with 422 naming the limit
  * @param maxTotalBytes  Arrow memory all queries together may hold (default 4 GiB)
+ * @param recycledBytes  native memory of finished queries' Arrow buffers kept for the next ones
+ *                       instead of being unmapped (default 256 MiB; 0 keeps none): see
+ *                       {@link RecyclingMemory}
  */
 @Validated
 @ConfigurationProperties("chronix.query")
 public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("1GB") @NotNull DataSize memoryLimit,
                               @DefaultValue("1GB") @NotNull DataSize maxScanBytes,
-                              @DefaultValue("4GB") @NotNull DataSize maxTotalBytes) {
+                              @DefaultValue("4GB") @NotNull DataSize maxTotalBytes,
+                              @DefaultValue("256MB") @NotNull DataSize recycledBytes) {
 }

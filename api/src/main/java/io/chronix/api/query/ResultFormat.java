@@ -113,14 +113,22 @@ enum ResultFormat {
         long rows = 0;
         while (reader.loadNextBatch()) {
             List<FieldVector> vectors = root.getFieldVectors();
+            JsonCell[] cells = new JsonCell[vectors.size()];
+            for (int c = 0; c < cells.length; c++) {
+                cells[c] = jsonCell(vectors.get(c)); // the type is decided once per column and batch, not per cell
+            }
             int n = root.getRowCount();
             for (int r = 0; r < n; r++) {
                 w.ascii(rows++ == 0 ? "[" : ",[");
-                for (int c = 0; c < vectors.size(); c++) {
+                for (int c = 0; c < cells.length; c++) {
                     if (c > 0) {
                         w.ascii(',');
                     }
-                    jsonCell(w, vectors.get(c), r);
+                    if (vectors.get(c).isNull(r)) {
+                        w.ascii("null");
+                    } else {
+                        cells[c].write(w, r);
+                    }
                 }
                 w.ascii(']');
             }
@@ -248,35 +256,40 @@ enum ResultFormat {
         };
     }
 
-    private static void jsonCell(JsonBytes w, FieldVector v, int r) throws IOException {
-        if (v.isNull(r)) {
-            w.ascii("null");
-            return;
-        }
-        switch (v) {
-            case Float8Vector f -> jsonDouble(w, f.get(r));
-            case Float4Vector f -> jsonDouble(w, f.get(r));
-            case BigIntVector i -> w.decimal(i.get(r));
-            case IntVector i -> w.decimal(i.get(r));
-            case SmallIntVector i -> w.decimal(i.get(r));
-            case TinyIntVector i -> w.decimal(i.get(r));
-            case UInt8Vector u -> w.ascii(Long.toUnsignedString(u.get(r)));
-            case BitVector b -> w.ascii(b.get(r) != 0 ? "true" : "false");
-            case DecimalVector d -> w.ascii(d.getObject(r).toPlainString());
-            case org.apache.arrow.vector.UInt4Vector u -> w.decimal(Integer.toUnsignedLong(u.get(r)));
-            case org.apache.arrow.vector.UInt2Vector u -> w.decimal(u.get(r));
-            case org.apache.arrow.vector.UInt1Vector u -> w.decimal(Byte.toUnsignedInt(u.get(r)));
+    /** Writes row {@code r} of one column, known not to be null, as a JSON value. */
+    @FunctionalInterface
+    private interface JsonCell {
+        void write(JsonBytes w, int r) throws IOException;
+    }
+
+    private static JsonCell jsonCell(FieldVector v) {
+        return switch (v) {
+            case Float8Vector f -> (w, r) -> jsonDouble(w, f.get(r));
+            case Float4Vector f -> (w, r) -> jsonDouble(w, f.get(r));
+            case BigIntVector i -> (w, r) -> w.decimal(i.get(r));
+            case IntVector i -> (w, r) -> w.decimal(i.get(r));
+            case SmallIntVector i -> (w, r) -> w.decimal(i.get(r));
+            case TinyIntVector i -> (w, r) -> w.decimal(i.get(r));
+            case UInt8Vector u -> (w, r) -> w.ascii(Long.toUnsignedString(u.get(r)));
+            case BitVector b -> (w, r) -> w.ascii(b.get(r) != 0 ? "true" : "false");
+            case DecimalVector d -> (w, r) -> w.ascii(d.getObject(r).toPlainString());
+            case org.apache.arrow.vector.UInt4Vector u -> (w, r) -> w.decimal(Integer.toUnsignedLong(u.get(r)));
+            case org.apache.arrow.vector.UInt2Vector u -> (w, r) -> w.decimal(u.get(r));
+            case org.apache.arrow.vector.UInt1Vector u -> (w, r) -> w.decimal(Byte.toUnsignedInt(u.get(r)));
             case TimeStampVector t -> {
                 TimeUnit unit = ((ArrowType.Timestamp) t.getField().getType()).getUnit();
-                long value = t.get(r);
-                if (unit == TimeUnit.NANOSECOND) {
-                    w.timestamp(value); // the usual column: no Instant, no String
-                } else {
-                    w.string(instant(value, unit));
-                }
+                yield unit == TimeUnit.NANOSECOND
+                        ? (w, r) -> w.timestamp(t.get(r)) // the usual column: no Instant, no String
+                        : (w, r) -> w.string(instant(t.get(r), unit));
             }
-            default -> w.string(text(v, r));
-        }
+            case VarCharVector s -> (w, r) -> {
+                long start = s.getStartOffset(r);
+                if (!w.asciiUtf8(s.getDataBuffer(), start, (int) (s.getEndOffset(r) - start))) {
+                    w.string(text(v, r)); // not ASCII: decoded as before, so malformed bytes print alike
+                }
+            };
+            default -> (w, r) -> w.string(text(v, r));
+        };
     }
 
     private static void jsonDouble(JsonBytes w, double d) throws IOException {

@@ -100,6 +100,52 @@ class ResultFormatTest {
         assertThat(fast.toByteArray()).isEqualTo(slow.toByteArray());
     }
 
+    /**
+     * VARCHAR cells go from Arrow's bytes to JSON without a String when they are ASCII; every cell,
+     * ASCII or not (malformed UTF-8 and texts longer than the buffer included), must print exactly
+     * as the String path prints the decoded text.
+     */
+    @Test
+    void varcharCellsPrintAsTheirDecodedTextDoes() throws IOException {
+        List<byte[]> cells = new ArrayList<>();
+        for (String s : List.of("", "host_0", "quote\"back\\slash", "\n\r\t\b\f\u0000\u001f\u007f", "\u2028", "é ü 中文", "\uD83D\uDE00")) {
+            cells.add(s.getBytes(StandardCharsets.UTF_8));
+        }
+        cells.add(new byte[]{'a', (byte) 0xC3}); // truncated sequence
+        cells.add(new byte[]{(byte) 0xFF, 'b', (byte) 0x80}); // not UTF-8 at all
+        cells.add("x".repeat(20_000).getBytes(StandardCharsets.US_ASCII)); // longer than the buffer
+        cells.add("\"".repeat(5_000).getBytes(StandardCharsets.US_ASCII)); // escapes across drains
+        SplittableRandom random = new SplittableRandom(5);
+        for (int i = 0; i < 20_000; i++) {
+            byte[] b = new byte[random.nextInt(30)];
+            for (int j = 0; j < b.length; j++) {
+                b[j] = (byte) (random.nextInt(8) == 0 ? random.nextInt(256) : random.nextInt(0x80));
+            }
+            cells.add(b);
+        }
+        ByteArrayOutputStream fast = new ByteArrayOutputStream();
+        ByteArrayOutputStream slow = new ByteArrayOutputStream();
+        try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
+            v.allocateNew(cells.size());
+            for (int i = 0; i < cells.size(); i++) {
+                v.setSafe(i, cells.get(i));
+            }
+            v.setValueCount(cells.size());
+            JsonBytes w = new JsonBytes(fast);
+            Writer writer = new OutputStreamWriter(slow, StandardCharsets.UTF_8);
+            for (int i = 0; i < cells.size(); i++) {
+                long start = v.getStartOffset(i);
+                if (!w.asciiUtf8(v.getDataBuffer(), start, (int) (v.getEndOffset(i) - start))) {
+                    w.string(new String(cells.get(i), StandardCharsets.UTF_8));
+                }
+                ResultFormat.jsonString(writer, new String(cells.get(i), StandardCharsets.UTF_8));
+            }
+            w.flush();
+            writer.flush();
+        }
+        assertThat(fast.toByteArray()).isEqualTo(slow.toByteArray());
+    }
+
     /** A whole result crossing the 8 KiB buffer many times, checked cell by cell against the JDK's own printing. */
     @Test
     void aResultOfManyBatchesIsWholeAndExact() throws IOException {

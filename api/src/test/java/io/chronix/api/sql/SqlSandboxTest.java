@@ -69,7 +69,10 @@ class SqlSandboxTest {
                         "SET threads = 8",
                         "SET memory_limit = '100GB'",
                         "SET temp_directory = '" + dir + "'",
-                        "RESET lock_configuration")) {
+                        "RESET lock_configuration",
+                        // the registered views' table function takes raw pointers: SQL must never be able to call it
+                        "SELECT count(*) FROM arrow_scan(1, 2, 3)",
+                        "SELECT count(*) FROM arrow_scan(140000000000, 140000000000, 140000000000::UBIGINT)")) {
                     try (Statement s = c.createStatement()) {
                         assertThatThrownBy(() -> s.execute(sql)).as(sql + " [input=" + input + "]").isInstanceOf(SQLException.class);
                     }

@@ -139,7 +139,7 @@ public final class EndToEndCommand {
                 target.flush();
                 long bytes = target.bytesOnDisk();
                 List<QueryStats> stats = loadOnly ? List.of()
-                        : new QueryRunner(target.dialect(), warmup, runs, keepGoing).run(plan, reference);
+                        : new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos).run(plan, reference);
                 if (!loadOnly) {
                     QueryRunner.print(name, stats, log);
                 }
@@ -213,7 +213,14 @@ public final class EndToEndCommand {
                 return s == null || s.failed() ? Double.NaN : s.median() / 1e6;
             }, "%.2f");
         }
-        out.println("(query figures: median of the timed runs; every answer checked against the generator's reference)");
+        for (QueryKind k : kinds) {
+            row(out, k.label() + " cpu ms", outcomes, base, x -> {
+                QueryStats s = x.queries().stream().filter(q -> q.kind() == k).findFirst().orElse(null);
+                return s == null || s.failed() || s.serverCpuPerRun() < 0 ? Double.NaN : s.serverCpuPerRun() / 1e6;
+            }, "%.2f");
+        }
+        out.println("(query figures: median of the timed runs, then the server's CPU per timed run, all its threads;"
+                + " every answer checked against the generator's reference)");
     }
 
     private interface Figure {

@@ -58,7 +58,9 @@ public final class QueryCommand {
         int runs = o.integer("runs", 5);
         boolean keepGoing = o.flag("keep-going");
         boolean print = o.flag("print-queries");
+        long serverPid = o.longValue("server-pid", -1);
         o.rejectUnknown();
+        java.util.function.LongSupplier serverCpu = serverCpu(serverPid);
 
         List<QueryInstance> plan = new QueryPlanner(data, querySeed).plan(kinds, instances);
         long t0 = System.nanoTime();
@@ -67,11 +69,20 @@ public final class QueryCommand {
         if (print) {
             plan.forEach(q -> System.out.println(q.kind().label() + ": " + dialect.render(q)));
         }
-        List<QueryStats> stats = new QueryRunner(dialect, warmup, runs, keepGoing).run(plan, reference);
+        List<QueryStats> stats = new QueryRunner(dialect, warmup, runs, keepGoing, serverCpu).run(plan, reference);
         QueryRunner.print(dialect.name(), stats, System.out);
         long failed = stats.stream().filter(QueryStats::failed).count();
         if (failed > 0) {
             throw new IllegalStateException(failed + " of " + stats.size() + " queries failed");
         }
+    }
+
+    /** The CPU time so far of the process {@code pid} (a target started by hand), or a supplier of -1 when none is given. */
+    static java.util.function.LongSupplier serverCpu(long pid) {
+        if (pid < 0) {
+            return () -> -1;
+        }
+        ProcessHandle p = ProcessHandle.of(pid).orElseThrow(() -> new IllegalArgumentException("no process " + pid + " (--server-pid)"));
+        return () -> p.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
     }
 }

@@ -13,18 +13,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Runs each query kind {@code warmup} times untimed and {@code runs} times timed against one target,
  * cycling through the kind's drawn instances, one query at a time (TSBS's single-worker latency
  * figure). Every answer, warm-up included, is checked against the reference; parsing and checking
  * happen outside the timed span, which covers sending the request and reading the whole answer.
+ * Where the target's process is known, its CPU time over each kind's timed runs is reported too:
+ * per query, it is what the server spent, whatever the client and the machine's other load did to
+ * the wall-clock figure.
  */
 public final class QueryRunner {
     private final QueryDialect dialect;
     private final int warmup;
     private final int runs;
     private final boolean keepGoing;
+    private final LongSupplier serverCpuNanos;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /**
@@ -32,6 +37,14 @@ public final class QueryRunner {
      *                  otherwise the first failure ends the run
      */
     public QueryRunner(QueryDialect dialect, int warmup, int runs, boolean keepGoing) {
+        this(dialect, warmup, runs, keepGoing, () -> -1);
+    }
+
+    /**
+     * @param serverCpuNanos the target process's CPU time so far, or -1 when unknown (then no CPU
+     *                       figure is reported)
+     */
+    public QueryRunner(QueryDialect dialect, int warmup, int runs, boolean keepGoing, LongSupplier serverCpuNanos) {
         if (runs < 1) {
             throw new IllegalArgumentException("runs must be at least 1 [runs=" + runs + "]");
         }
@@ -39,6 +52,7 @@ public final class QueryRunner {
         this.warmup = warmup;
         this.runs = runs;
         this.keepGoing = keepGoing;
+        this.serverCpuNanos = serverCpuNanos;
     }
 
     public List<QueryStats> run(List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
@@ -58,14 +72,25 @@ public final class QueryRunner {
             throws InterruptedException {
         long[] samples = new long[runs];
         int rows = 0;
+        long cpuTimed = 0;
+        boolean cpuKnown = true;
         for (int i = 0; i < warmup + runs; i++) {
             QueryInstance q = instances.get(i % instances.size());
             String text = dialect.render(q);
             HttpRequest request = dialect.request(text);
             try {
+                long c0 = i >= warmup ? serverCpuNanos.getAsLong() : -1;
                 long t0 = System.nanoTime();
                 HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
                 long elapsed = System.nanoTime() - t0;
+                if (i >= warmup) {
+                    long c1 = serverCpuNanos.getAsLong();
+                    if (c0 < 0 || c1 < 0) {
+                        cpuKnown = false;
+                    } else {
+                        cpuTimed += c1 - c0;
+                    }
+                }
                 if (response.statusCode() / 100 != 2) {
                     throw new QueryFailedException(dialect.name() + " answered " + response.statusCode() + ": "
                             + abbreviate(response.body()));
@@ -85,7 +110,7 @@ public final class QueryRunner {
                 return new QueryStats(kind, new long[0], 0, why);
             }
         }
-        return new QueryStats(kind, samples, rows, null);
+        return new QueryStats(kind, samples, rows, null, cpuKnown ? cpuTimed : -1);
     }
 
     private static String abbreviate(String s) {
@@ -94,14 +119,15 @@ public final class QueryRunner {
 
     /** One line per query: median, p90, min, max in milliseconds, rows; failures with their reason. */
     public static void print(String target, List<QueryStats> stats, PrintStream out) {
-        out.printf(Locale.ROOT, "%-24s %10s %10s %10s %10s %8s  (%s, ms)%n", "query", "median", "p90", "min", "max",
-                "rows", target);
+        out.printf(Locale.ROOT, "%-24s %10s %10s %10s %10s %8s %12s  (%s, ms)%n", "query", "median", "p90", "min", "max",
+                "rows", "server cpu/q", target);
         for (QueryStats s : stats) {
             if (s.failed()) {
                 out.printf(Locale.ROOT, "%-24s FAILED: %s%n", s.kind().label(), s.error());
             } else {
-                out.printf(Locale.ROOT, "%-24s %10.2f %10.2f %10.2f %10.2f %8d%n", s.kind().label(),
-                        s.median() / 1e6, s.p90() / 1e6, s.min() / 1e6, s.max() / 1e6, s.rows());
+                out.printf(Locale.ROOT, "%-24s %10.2f %10.2f %10.2f %10.2f %8d %12s%n", s.kind().label(),
+                        s.median() / 1e6, s.p90() / 1e6, s.min() / 1e6, s.max() / 1e6, s.rows(),
+                        s.serverCpuPerRun() < 0 ? "-" : String.format(Locale.ROOT, "%.2f", s.serverCpuPerRun() / 1e6));
             }
         }
     }

@@ -9,8 +9,19 @@ import java.util.Arrays;
  * @param samples  wall-clock nanoseconds of each timed run, request sent to answer fully read
  * @param rows     rows in the last answer
  * @param error    why the query failed (wrong answer, refused), or null
+ * @param serverCpuNanos CPU time the target's process used over the timed runs (all its threads:
+ *                 background work, JIT and GC included), or -1 where it is not known
  */
-public record QueryStats(QueryKind kind, long[] samples, int rows, String error) {
+public record QueryStats(QueryKind kind, long[] samples, int rows, String error, long serverCpuNanos) {
+
+    public QueryStats(QueryKind kind, long[] samples, int rows, String error) {
+        this(kind, samples, rows, error, -1);
+    }
+
+    /** Server CPU nanoseconds per timed run, or -1 where it is not known. */
+    public long serverCpuPerRun() {
+        return serverCpuNanos < 0 || samples.length == 0 ? -1 : serverCpuNanos / samples.length;
+    }
 
     public boolean failed() {
         return error != null;

@@ -1,6 +1,7 @@
 package io.chronix.tenancy.quota;
 
 import io.chronix.tenancy.NotFoundException;
+import io.chronix.tenancy.TenancyChanges;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -16,10 +17,12 @@ public class QuotaService {
 
     private final JdbcClient jdbc;
     private final Quotas defaults;
+    private final TenancyChanges changes;
 
-    QuotaService(JdbcClient jdbc, QuotaDefaults defaults) {
+    QuotaService(JdbcClient jdbc, QuotaDefaults defaults, TenancyChanges changes) {
         this.jdbc = jdbc;
         this.defaults = defaults.quotas();
+        this.changes = changes;
     }
 
     public Quotas defaults() {
@@ -53,6 +56,7 @@ public class QuotaService {
             throw new NotFoundException(NotFoundException.Kind.TENANT, tenant.toString());
         }
         write(jdbc, tenant, q);
+        changes.changed(); // cached effective quotas of the tenant must miss from the commit on
     }
 
     /** Writes the row inside the caller's transaction (tenant creation). */
