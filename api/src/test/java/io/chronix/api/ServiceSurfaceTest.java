@@ -66,6 +66,16 @@ class ServiceSurfaceTest {
     }
 
     @Test
+    void requestsAreObservedOnceNotPerSecurityFilter() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertThat(get("/api/v1/whoami", OPERATOR).statusCode()).isEqualTo(200);
+        }
+        String metrics = get("/actuator/prometheus", OPERATOR).body();
+        assertThat(metrics).contains("http_server_requests_seconds_count");
+        assertThat(metrics).doesNotContain("spring_security_");
+    }
+
+    @Test
     void whoamiAnswersTheOperatorAnd401IsAProblemDocument() throws Exception {
         HttpResponse<String> none = get("/api/v1/whoami", null);
         assertThat(none.statusCode()).isEqualTo(401);

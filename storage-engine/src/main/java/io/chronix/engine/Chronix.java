@@ -482,8 +482,8 @@ public final class Chronix implements AutoCloseable {
         int f0 = 0;
         long newest = Long.MIN_VALUE;
         FieldOrdinals fieldOrdinals = new FieldOrdinals(batch);
+        series.resolveAll(batch, refs);
         for (int p = 0; p < n; p++) {
-            refs[p] = series.resolve(batch, p);
             ordinalStart[p] = f0;
             for (int f = 0; f < batch.fieldCount(p); f++) {
                 ordinals[f0++] = fieldOrdinals.of(p, f);

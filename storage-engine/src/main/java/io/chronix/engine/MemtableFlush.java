@@ -77,7 +77,13 @@ final class MemtableFlush {
         }
         Arrays.sort(order, (a, b) -> SegmentColumns.compareTuples(tuples[a], tuples[b]));
 
-        Rows rows = new Rows(fieldCount);
+        long appended = 0;
+        for (SeriesRef s : series) {
+            appended += m.appendedPoints(s);
+        }
+        // sized once from what the buffers hold (an upper bound: duplicates merge), so gathering the
+        // rows never grows a column by copying it
+        Rows rows = new Rows(fieldCount, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1, appended)));
         for (Integer i : order) {
             rows.series = tuples[i];
             m.read(series.get(i), Long.MIN_VALUE, Long.MAX_VALUE, rows);
@@ -96,15 +102,17 @@ final class MemtableFlush {
     private static final class Rows implements RowSink {
         String[] series;
         int size;
-        long[] ts = new long[1024];
-        String[][] tuples = new String[1024][];
+        long[] ts;
+        String[][] tuples;
         final long[][] bits;
         final String[][] strings;
         final long[][] present;
         final boolean[] used;
         int row;
 
-        Rows(int fields) {
+        Rows(int fields, int capacity) {
+            ts = new long[capacity];
+            tuples = new String[capacity][];
             bits = new long[fields][];
             strings = new String[fields][];
             present = new long[fields][];
@@ -164,9 +172,18 @@ final class MemtableFlush {
         public void endRow() {
         }
 
+        /**
+         * {@code a[from, to)}: the array itself when that is all of it (the common case of one chunk
+         * per measurement and no duplicate timestamps; each column goes to exactly one chunk, and the
+         * rows are not read again), a copy otherwise.
+         */
+        private static long[] slice(long[] a, int from, int to) {
+            return from == 0 && to == a.length ? a : Arrays.copyOfRange(a, from, to);
+        }
+
         SegmentColumns chunk(String measurement, String[] tagKeys, String[] names, FieldType[] types, int from, int to) {
             int n = to - from;
-            SegmentColumns.Builder b = SegmentColumns.builder(measurement, n).time(Arrays.copyOfRange(ts, from, to));
+            SegmentColumns.Builder b = SegmentColumns.builder(measurement, n).time(slice(ts, from, to));
             for (int k = 0; k < tagKeys.length; k++) {
                 String[] values = new String[n];
                 boolean any = false;
@@ -206,8 +223,8 @@ final class MemtableFlush {
                         }
                         b.floatField(names[o], d, v);
                     }
-                    case INTEGER -> b.integerField(names[o], Arrays.copyOfRange(bits[o], from, to), v);
-                    case UNSIGNED -> b.unsignedField(names[o], Arrays.copyOfRange(bits[o], from, to), v);
+                    case INTEGER -> b.integerField(names[o], slice(bits[o], from, to), v);
+                    case UNSIGNED -> b.unsignedField(names[o], slice(bits[o], from, to), v);
                     case BOOLEAN -> {
                         boolean[] z = new boolean[n];
                         for (int i = 0; i < n; i++) {

@@ -139,6 +139,11 @@ final class ChronixTarget implements Target {
     }
 
     @Override
+    public java.util.Map<String, Long> threadCpuNanos() {
+        return process == null ? java.util.Map.of() : process.threadCpuNanos();
+    }
+
+    @Override
     public void close() {
         if (process != null) {
             process.close();

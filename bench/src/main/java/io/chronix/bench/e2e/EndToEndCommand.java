@@ -124,14 +124,17 @@ public final class EndToEndCommand {
                 LoadReport load;
                 String loadBefore = loadAverage();
                 long cpu0 = target.cpuNanos();
+                Map<String, Long> threads0 = target.threadCpuNanos();
                 try (InputStream in = LoadCommand.open(file)) {
                     load = new LoadGenerator(lc).run(in);
                 }
                 long cpu1 = target.cpuNanos();
+                Map<String, Long> threads1 = target.threadCpuNanos();
                 long serverCpu = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
                 String loadAvg = loadBefore + " → " + loadAverage();
                 log.println(load.summary());
-                log.printf(Locale.ROOT, "server cpu %.2f s over the load; load average %s%n", serverCpu / 1e9, loadAvg);
+                log.printf(Locale.ROOT, "server cpu %.2f s over the load%s; load average %s%n", serverCpu / 1e9,
+                        byThread(threads0, threads1), loadAvg);
                 target.awaitRows(data.rows());
                 target.flush();
                 long bytes = target.bytesOnDisk();
@@ -161,6 +164,21 @@ public final class EndToEndCommand {
         if (outcomes.stream().anyMatch(x -> x.error() != null || x.queries().stream().anyMatch(QueryStats::failed))) {
             throw new IllegalStateException("some targets or queries failed (see above)");
         }
+    }
+
+    /** ", of which jit 1.23 s, gc 0.45 s, other 4.56 s" over a window; empty if unknown at either end. */
+    static String byThread(Map<String, Long> before, Map<String, Long> after) {
+        if (before.isEmpty() || after.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder(", of which");
+        String sep = " ";
+        for (Map.Entry<String, Long> e : after.entrySet()) {
+            long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            sb.append(String.format(Locale.ROOT, "%s%s %.2f s", sep, e.getKey(), d / 1e9));
+            sep = ", ";
+        }
+        return sb.toString();
     }
 
     static void print(CpuOnlyConfig data, List<QueryKind> kinds, List<Outcome> outcomes, PrintStream out) {

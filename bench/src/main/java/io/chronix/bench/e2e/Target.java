@@ -37,6 +37,12 @@ public interface Target extends AutoCloseable {
     /** CPU time the target's process has used since it started, or -1 if unknown. */
     long cpuNanos();
 
+    /**
+     * CPU time the target's process has used since it started, by kind of thread ({@link
+     * io.chronix.bench.peer.ThreadCpu}); empty if unknown.
+     */
+    java.util.Map<String, Long> threadCpuNanos();
+
     /** Stops the process; idempotent. */
     @Override
     void close();

@@ -68,6 +68,16 @@ public final class PeerProcess implements AutoCloseable {
         return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
     }
 
+    /**
+     * CPU time each kind of thread of the process has used so far ({@link ThreadCpu}), read from
+     * {@code /proc}; empty where the platform has none. Threads that ended are not counted, so take
+     * differences over a window in which the kinds of interest live throughout (a JVM's compiler and
+     * GC threads do; a pool may end threads, which then drop out of "other").
+     */
+    public java.util.Map<String, Long> threadCpuNanos() {
+        return ThreadCpu.of(Path.of("/proc", Long.toString(process.pid()), "task"));
+    }
+
     /** The last lines of the log, for error messages. */
     public String tail() {
         try {

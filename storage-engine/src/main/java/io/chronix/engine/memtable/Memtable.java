@@ -145,6 +145,19 @@ public final class Memtable {
         }
     }
 
+    /**
+     * The points of {@code s} appended here, before duplicates of a timestamp are merged: an upper
+     * bound on the rows {@link #read} passes on for it (a flush sizes its columns with it).
+     */
+    public int appendedPoints(SeriesRef s) {
+        SeriesBuffer[] arr = buffers;
+        if (s.id() >= arr.length) {
+            return 0;
+        }
+        SeriesBuffer b = (SeriesBuffer) SLOTS.getAcquire(arr, s.id());
+        return b == null ? 0 : b.size();
+    }
+
     /** The newest timestamp of {@code s} here, or {@link Long#MIN_VALUE}. */
     public long maxTimestamp(SeriesRef s) {
         SeriesBuffer[] arr = buffers;

@@ -9,7 +9,14 @@ import java.util.Arrays;
  * One series' points in one memtable, as primitive columns: timestamps in arrival order and, per
  * field ordinal, either 64-bit values or string references, with a presence bitmap (an absent
  * field is absent, never 0). Appending a point copies primitives into arrays; nothing is allocated
- * per point (arrays double when full).
+ * per point.
+ *
+ * <p>Layout: the timestamps and each column's presence bitmap are flat arrays that double when
+ * full (one long, or one bit, per row). A column's values live in chunks of {@link #CHUNK} rows —
+ * row {@code r} in chunk {@code r >>> CHUNK_SHIFT} at {@code r & (CHUNK - 1)} — so a growing series
+ * never copies its values: it allocates its next chunk. Only the first chunk starts small (8 rows)
+ * and doubles up to {@code CHUNK}, so a series with a handful of points costs a handful of slots.
+ * A chunk's rows line up with one word of the presence bitmap.
  *
  * <p>While timestamps arrive strictly increasing the buffer is <em>normalized</em> (sorted, one row
  * per timestamp). An older or equal timestamp breaks that; {@link #normalize()} restores it by a
@@ -19,12 +26,17 @@ import java.util.Arrays;
  */
 final class SeriesBuffer {
 
+    static final int CHUNK_SHIFT = 6;
+    /** Rows per value chunk: one presence word. */
+    static final int CHUNK = 1 << CHUNK_SHIFT;
+    private static final int FIRST = 8;
+
     private final SeriesRef series;
-    private long[] ts = new long[8];
+    private long[] ts = new long[FIRST];
     private int size;
     private boolean normalized = true;
-    private long[][] bits = new long[0][];
-    private String[][] strings = new String[0][];
+    private long[][][] bits = new long[0][][];
+    private String[][][] strings = new String[0][][];
     private long[][] present = new long[0][];
     private FieldType[] types = new FieldType[0];
 
@@ -37,41 +49,74 @@ final class SeriesBuffer {
     }
 
     synchronized void add(long t, PointBatch batch, int point, int[] ordinals, int ordinalBase) {
-        if (size == ts.length) {
+        int r = size;
+        if (r == ts.length) {
             grow();
         }
-        if (size > 0 && t <= ts[size - 1]) {
+        if (r > 0 && t <= ts[r - 1]) {
             normalized = false;
         }
-        ts[size] = t;
+        ts[r] = t;
         int n = batch.fieldCount(point);
+        int k = r >>> CHUNK_SHIFT;
+        int off = r & (CHUNK - 1);
         for (int f = 0; f < n; f++) {
             int ord = ordinals[ordinalBase + f];
             FieldType type = batch.fieldType(point, f);
             ensureColumn(ord, type);
             if (type == FieldType.STRING) {
-                strings[ord][size] = batch.stringValue(point, f);
+                String[][] ch = strings[ord];
+                String[] c = k < ch.length ? ch[k] : null;
+                if (c == null || off >= c.length) {
+                    c = stringChunk(ord, k, off);
+                }
+                c[off] = batch.stringValue(point, f);
             } else {
-                bits[ord][size] = batch.fieldBits(point, f);
+                long[][] ch = bits[ord];
+                long[] c = k < ch.length ? ch[k] : null;
+                if (c == null || off >= c.length) {
+                    c = bitsChunk(ord, k, off);
+                }
+                c[off] = batch.fieldBits(point, f);
             }
-            present[ord][size >>> 6] |= 1L << size;
+            present[ord][k] |= 1L << off;
         }
-        size++;
+        size = r + 1;
     }
 
+    /** Chunk {@code k} of column {@code ord}, made to hold offset {@code off}: allocated, or (the first) doubled. */
+    private long[] bitsChunk(int ord, int k, int off) {
+        long[][] ch = bits[ord];
+        if (k >= ch.length) {
+            ch = bits[ord] = Arrays.copyOf(ch, Math.max(k + 1, ch.length * 2));
+        }
+        long[] c = ch[k];
+        return ch[k] = c == null ? new long[chunkLength(k, off)] : Arrays.copyOf(c, chunkLength(k, off));
+    }
+
+    private String[] stringChunk(int ord, int k, int off) {
+        String[][] ch = strings[ord];
+        if (k >= ch.length) {
+            ch = strings[ord] = Arrays.copyOf(ch, Math.max(k + 1, ch.length * 2));
+        }
+        String[] c = ch[k];
+        return ch[k] = c == null ? new String[chunkLength(k, off)] : Arrays.copyOf(c, chunkLength(k, off));
+    }
+
+    /** A chunk after the first is whole; the first is the smallest power of two from 8 that holds {@code off}. */
+    private static int chunkLength(int k, int off) {
+        return k > 0 ? CHUNK : Math.min(CHUNK, Math.max(FIRST, Integer.highestOneBit(off) << 1));
+    }
+
+    /** The timestamps and the presence bitmaps double; value chunks are not touched. */
     private void grow() {
         int n = ts.length * 2;
         ts = Arrays.copyOf(ts, n);
+        int words = (n + CHUNK - 1) >>> CHUNK_SHIFT;
         for (int c = 0; c < types.length; c++) {
-            if (types[c] == null) {
-                continue;
+            if (types[c] != null && present[c].length < words) {
+                present[c] = Arrays.copyOf(present[c], words);
             }
-            if (types[c] == FieldType.STRING) {
-                strings[c] = Arrays.copyOf(strings[c], n);
-            } else {
-                bits[c] = Arrays.copyOf(bits[c], n);
-            }
-            present[c] = Arrays.copyOf(present[c], (n + 63) >>> 6);
         }
     }
 
@@ -85,14 +130,27 @@ final class SeriesBuffer {
         }
         if (types[ord] == null) {
             types[ord] = type;
+            int chunks = (ts.length + CHUNK - 1) >>> CHUNK_SHIFT;
             if (type == FieldType.STRING) {
-                strings[ord] = new String[ts.length];
+                strings[ord] = new String[chunks][];
             } else {
-                bits[ord] = new long[ts.length];
+                bits[ord] = new long[chunks][];
             }
-            present[ord] = new long[(ts.length + 63) >>> 6];
+            present[ord] = new long[chunks];
         }
         assert types[ord] == type : "the schema registry fixed the field's type";
+    }
+
+    private boolean isPresent(int c, int r) {
+        return (present[c][r >>> CHUNK_SHIFT] & (1L << r)) != 0;
+    }
+
+    private long bitsAt(int c, int r) {
+        return bits[c][r >>> CHUNK_SHIFT][r & (CHUNK - 1)];
+    }
+
+    private String stringAt(int c, int r) {
+        return strings[c][r >>> CHUNK_SHIFT][r & (CHUNK - 1)];
     }
 
     synchronized int size() {
@@ -110,11 +168,11 @@ final class SeriesBuffer {
         for (int r = lo; r < hi; r++) {
             sink.beginRow(series, ts[r]);
             for (int c = 0; c < types.length; c++) {
-                if (types[c] != null && (present[c][r >>> 6] & (1L << r)) != 0) {
+                if (types[c] != null && isPresent(c, r)) {
                     if (types[c] == FieldType.STRING) {
-                        sink.stringField(c, strings[c][r]);
+                        sink.stringField(c, stringAt(c, r));
                     } else {
-                        sink.bitsField(c, types[c], bits[c][r]);
+                        sink.bitsField(c, types[c], bitsAt(c, r));
                     }
                 }
             }
@@ -168,17 +226,18 @@ final class SeriesBuffer {
         }
         sortStable(order, new int[size], 0, size);
         long[] nts = new long[ts.length];
-        long[][] nbits = new long[types.length][];
-        String[][] nstrings = new String[types.length][];
+        int chunks = (ts.length + CHUNK - 1) >>> CHUNK_SHIFT;
+        long[][][] nbits = new long[types.length][][];
+        String[][][] nstrings = new String[types.length][][];
         long[][] npresent = new long[types.length][];
         for (int c = 0; c < types.length; c++) {
             if (types[c] == null) {
                 continue;
             }
             if (types[c] == FieldType.STRING) {
-                nstrings[c] = new String[ts.length];
+                nstrings[c] = new String[chunks][];
             } else {
-                nbits[c] = new long[ts.length];
+                nbits[c] = new long[chunks][];
             }
             npresent[c] = new long[present[c].length];
         }
@@ -189,14 +248,24 @@ final class SeriesBuffer {
                 out++;
                 nts[out] = ts[src];
             }
+            int k = out >>> CHUNK_SHIFT;
+            int off = out & (CHUNK - 1);
             for (int c = 0; c < types.length; c++) {
-                if (types[c] != null && (present[c][src >>> 6] & (1L << src)) != 0) {
+                if (types[c] != null && isPresent(c, src)) {
                     if (types[c] == FieldType.STRING) {
-                        nstrings[c][out] = strings[c][src];
+                        String[] ch = nstrings[c][k];
+                        if (ch == null || off >= ch.length) {
+                            ch = nstrings[c][k] = ch == null ? new String[chunkLength(k, off)] : Arrays.copyOf(ch, chunkLength(k, off));
+                        }
+                        ch[off] = stringAt(c, src);
                     } else {
-                        nbits[c][out] = bits[c][src];
+                        long[] ch = nbits[c][k];
+                        if (ch == null || off >= ch.length) {
+                            ch = nbits[c][k] = ch == null ? new long[chunkLength(k, off)] : Arrays.copyOf(ch, chunkLength(k, off));
+                        }
+                        ch[off] = bitsAt(c, src);
                     }
-                    npresent[c][out >>> 6] |= 1L << out;
+                    npresent[c][k] |= 1L << off;
                 }
             }
         }

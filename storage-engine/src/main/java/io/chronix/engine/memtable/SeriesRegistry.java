@@ -57,6 +57,81 @@ public final class SeriesRegistry {
         return register(batch.measurement(point), keys, values, h);
     }
 
+    /**
+     * {@link #resolve(PointBatch, int)} for every point of {@code batch}, into {@code out[point]}.
+     * A series is looked up once per batch rather than once per point: the batch interns its
+     * strings, so two points of one series carry the same measurement, tag key and tag value ids,
+     * and a table keyed by those ids (a hash of ints, compared as ints) finds the series of every
+     * point after its first without hashing or comparing a string.
+     */
+    public void resolveAll(PointBatch batch, SeriesRef[] out) {
+        int n = batch.size();
+        if (out.length < n) {
+            throw new IllegalArgumentException("out holds " + out.length + " series, the batch has " + n + " points");
+        }
+        int capacity = 64;
+        int[] firstPoint = new int[capacity]; // point + 1 of the slot's key, 0 = empty
+        int[] hashes = new int[capacity];
+        int used = 0;
+        for (int p = 0; p < n; p++) {
+            int h = idHash(batch, p);
+            int mask = capacity - 1;
+            int i = h & mask;
+            SeriesRef found = null;
+            for (int q; (q = firstPoint[i]) != 0; i = (i + 1) & mask) {
+                if (hashes[i] == h && sameIds(batch, q - 1, p)) {
+                    found = out[q - 1];
+                    break;
+                }
+            }
+            if (found != null) {
+                out[p] = alive(found);
+                continue;
+            }
+            out[p] = resolve(batch, p);
+            firstPoint[i] = p + 1;
+            hashes[i] = h;
+            if (++used * 2 > capacity) {
+                int[] oldFirst = firstPoint;
+                int[] oldHashes = hashes;
+                capacity *= 2;
+                firstPoint = new int[capacity];
+                hashes = new int[capacity];
+                for (int j = 0; j < oldFirst.length; j++) {
+                    if (oldFirst[j] != 0) {
+                        int k = oldHashes[j] & (capacity - 1);
+                        while (firstPoint[k] != 0) {
+                            k = (k + 1) & (capacity - 1);
+                        }
+                        firstPoint[k] = oldFirst[j];
+                        hashes[k] = oldHashes[j];
+                    }
+                }
+            }
+        }
+    }
+
+    private static int idHash(PointBatch batch, int p) {
+        int h = batch.measurementId(p);
+        for (int t = 0, tags = batch.tagCount(p); t < tags; t++) {
+            h = 31 * (31 * h + batch.tagKeyId(p, t)) + batch.tagValueId(p, t);
+        }
+        return h ^ (h >>> 16);
+    }
+
+    private static boolean sameIds(PointBatch batch, int a, int b) {
+        int tags = batch.tagCount(a);
+        if (batch.measurementId(a) != batch.measurementId(b) || batch.tagCount(b) != tags) {
+            return false;
+        }
+        for (int t = 0; t < tags; t++) {
+            if (batch.tagKeyId(a, t) != batch.tagKeyId(b, t) || batch.tagValueId(a, t) != batch.tagValueId(b, t)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The series with these (sorted) tags, registered (or revived) if new. */
     public SeriesRef resolve(String measurement, String[] sortedKeys, String[] values) {
         int h = SeriesRef.hashOf(measurement, sortedKeys, values);

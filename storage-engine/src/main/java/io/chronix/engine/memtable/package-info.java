@@ -3,10 +3,12 @@
  *
  * <ul>
  *   <li>{@link io.chronix.engine.memtable.SeriesRegistry} interns series (measurement + sorted
- *       tags) once per engine, looked up straight from a {@code PointBatch} without building a key.
+ *       tags) once per engine, looked up straight from a {@code PointBatch} without building a key;
+ *       {@code resolveAll} looks each series of a batch up once, keyed by the batch's string ids.
  *   <li>{@link io.chronix.engine.memtable.Memtable} holds one shard's points: per series a
  *       {@code SeriesBuffer} of primitive columns (timestamps; per field 64-bit values or string
- *       references plus a presence bitmap) — no object per point.
+ *       references plus a presence bitmap) — no object per point. Values sit in chunks of 64 rows, so a
+ *       growing series allocates its next chunk instead of copying its columns.
  *   <li>{@link io.chronix.engine.memtable.FlushController} holds a shard's active and frozen
  *       memtables and swaps them atomically.
  * </ul>

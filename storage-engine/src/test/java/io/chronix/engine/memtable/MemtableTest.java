@@ -70,6 +70,72 @@ class MemtableTest {
     }
 
     @Test
+    void longSeriesWithLateFieldsAndDuplicatesAcrossChunksReadAsTheLastWriteWinsModel() {
+        // rows cross many value chunks (and the first chunk's doublings); fields start late; timestamps
+        // repeat and go backwards; reads in between normalize, and appends go on after them
+        java.util.Random random = new java.util.Random(42);
+        for (int round = 0; round < 20; round++) {
+            Memtable m = new Memtable(0);
+            TreeMap<Long, TreeMap<Integer, String>> model = new TreeMap<>();
+            int points = 1 + random.nextInt(900);
+            int lateField = random.nextInt(points);
+            int appended = 0;
+            for (int i = 0; i < points; i++) {
+                long t = random.nextInt(4) == 0 ? random.nextInt(Math.max(1, i)) : i; // a quarter out of order or repeated
+                PointBatch.Builder b = PointBatch.builder().beginPoint("m", t).tag("h", "x");
+                TreeMap<Integer, String> row = model.computeIfAbsent(t, k -> new TreeMap<>());
+                boolean any = false;
+                if (random.nextBoolean()) {
+                    b.floatField("a", i + 0.5);
+                    row.put(0, String.valueOf(i + 0.5));
+                    any = true;
+                }
+                if (i >= lateField && random.nextBoolean()) {
+                    b.stringField("s", "v" + i);
+                    row.put(2, "\"v" + i + "\"");
+                    any = true;
+                }
+                if (!any || random.nextInt(3) == 0) {
+                    b.integerField("b", -i);
+                    row.put(1, String.valueOf(-i));
+                }
+                insert(m, b.endPoint().build(), i + 1);
+                appended++;
+                if (random.nextInt(200) == 0) {
+                    assertThat(rows(m)).containsExactlyElementsOf(expected(model));
+                }
+            }
+            assertThat(rows(m)).containsExactlyElementsOf(expected(model));
+            SeriesRef s = m.series().getFirst();
+            assertThat(m.appendedPoints(s)).isBetween(model.size(), appended);
+        }
+    }
+
+    private static List<String> expected(TreeMap<Long, TreeMap<Integer, String>> model) {
+        List<String> out = new ArrayList<>();
+        model.forEach((t, row) -> {
+            StringBuilder sb = new StringBuilder("m,h=x@" + t);
+            row.forEach((o, v) -> sb.append(' ').append(o).append('=').append(v));
+            out.add(sb.toString());
+        });
+        return out;
+    }
+
+    @Test
+    void appendedPointsCountsEveryAppendUntilAReadMergesDuplicates() {
+        Memtable m = new Memtable(0);
+        insert(m, PointBatch.builder().beginPoint("m", 10).tag("h", "x").floatField("a", 1).endPoint()
+                .beginPoint("m", 10).tag("h", "x").floatField("a", 2).endPoint()
+                .beginPoint("m", 11).tag("h", "x").floatField("a", 3).endPoint().build(), 1);
+        SeriesRef s = m.series().getFirst();
+        assertThat(m.appendedPoints(s)).isEqualTo(3);
+        assertThat(rows(m)).hasSize(2);
+        assertThat(m.appendedPoints(s)).isEqualTo(2);
+        assertThat(m.appendedPoints(registry.resolve(PointBatch.builder().beginPoint("m", 1).tag("h", "other")
+                .floatField("a", 1).endPoint().build(), 0))).isZero();
+    }
+
+    @Test
     void secondWriteOfSeriesAndTimeOverwritesTheFieldsItNamesAndKeepsTheOthers() {
         Memtable m = new Memtable(0);
         insert(m, PointBatch.builder().beginPoint("m", 10).tag("h", "x").floatField("a", 1).integerField("b", 2).endPoint().build(), 1);
@@ -144,6 +210,64 @@ class MemtableTest {
         }
         assertThat(rows(m)).hasSize(threads * perThread);
         assertThat(m.pointCount()).isEqualTo(threads * perThread);
+    }
+
+    @Test
+    void resolvingAWholeBatchGivesEachPointTheSeriesThatResolvingItAloneGives() {
+        // 200 series interleaved point by point (the memo table grows several times), a measurement
+        // and tag sets that differ only in key, value, count or measurement, and a dead series revived
+        PointBatch.Builder b = PointBatch.builder();
+        for (int round = 0; round < 5; round++) {
+            for (int h = 0; h < 200; h++) {
+                b.beginPoint(h % 3 == 0 ? "m" : "n", round * 1000L + h).tag("host", "h" + h);
+                if (h % 2 == 0) {
+                    b.tag("rack", "r" + (h % 7));
+                } else {
+                    b.tag("zone", "r" + (h % 7));
+                }
+                b.floatField("a", h).endPoint();
+            }
+        }
+        b.beginPoint("m", 1).floatField("a", 1).endPoint(); // no tags at all
+        PointBatch batch = b.build();
+        SeriesRegistry alone = new SeriesRegistry();
+        SeriesRegistry whole = new SeriesRegistry();
+        SeriesRef dead = whole.resolve(batch, 7);
+        whole.markDead(dead);
+        assertThat(whole.liveSize()).isZero();
+        SeriesRef[] out = new SeriesRef[batch.size()];
+        whole.resolveAll(batch, out);
+        for (int p = 0; p < batch.size(); p++) {
+            SeriesRef expected = alone.resolve(batch, p);
+            assertThat(out[p].toString()).as("point %d", p).isEqualTo(expected.toString());
+            assertThat(out[p]).isSameAs(whole.resolve(batch, p));
+        }
+        assertThat(whole.size()).isEqualTo(alone.size()).isEqualTo(201);
+        assertThat(whole.liveSize()).isEqualTo(201);
+        assertThat(dead.isLive()).isTrue();
+        assertThat(out[7]).isSameAs(dead);
+    }
+
+    @Test
+    void pointsWhoseIdsHashAlikeStillResolveToTheirOwnSeries() {
+        // ids in interning order: m=0, then a00=1, b00=2, a01=3, b01=4, ... b19=40, f=41. The batch
+        // memo hashes (measurement, key, value) ids as 31 * (31 * m + key) + value, so m,a00=b19
+        // (31 * 1 + 40) and m,b00=a04 (31 * 2 + 9) hash alike and must be told apart by their ids
+        PointBatch.Builder b = PointBatch.builder().beginPoint("m", 0);
+        for (int t = 0; t < 20; t++) {
+            b.tag(String.format("a%02d", t), String.format("b%02d", t));
+        }
+        b.floatField("f", 0).endPoint();
+        for (int round = 0; round < 3; round++) {
+            b.beginPoint("m", round + 1).tag("a00", "b19").floatField("f", 1).endPoint();
+            b.beginPoint("m", round + 1).tag("b00", "a04").floatField("f", 2).endPoint();
+        }
+        PointBatch batch = b.build();
+        SeriesRef[] out = new SeriesRef[batch.size()];
+        registry.resolveAll(batch, out);
+        for (int p = 1; p < batch.size(); p++) {
+            assertThat(out[p].toString()).isEqualTo(p % 2 == 1 ? "m,a00=b19" : "m,b00=a04");
+        }
     }
 
     @Test
