@@ -68,7 +68,6 @@ public class WriteService implements NamespaceDataListener {
     private final Clock clock;
     private final ConcurrentLinkedQueue<Scratch> pool = new ConcurrentLinkedQueue<>();
     private final Map<UUID, ReentrantLock> seriesLocks = new ConcurrentHashMap<>();
-    private final Map<UUID, CachedQuotas> quotas = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     /** What one request works in; lent from {@link #pool} for the request and given back after it. */
@@ -84,9 +83,6 @@ public class WriteService implements NamespaceDataListener {
         PointBatch.Builder builder() {
             return builder;
         }
-    }
-
-    private record CachedQuotas(long at, Quotas quotas) {
     }
 
     /** What was written: points, and the lines refused under {@code accept_partial}. */
@@ -334,14 +330,9 @@ public class WriteService implements NamespaceDataListener {
                 null).withInfluxMessage(influxMessage);
     }
 
+    /** The directory caches them, and a quota change made through the service is seen from its commit on. */
     private Quotas quotas(UUID tenant) {
-        long now = System.nanoTime();
-        CachedQuotas c = quotas.get(tenant);
-        if (c == null || now - c.at > 1_000_000_000L) {
-            c = new CachedQuotas(now, tenancy.quotas(tenant));
-            quotas.put(tenant, c);
-        }
-        return c.quotas;
+        return tenancy.quotas(tenant);
     }
 
     /** The namespace is gone: drop what is kept about it. */
