@@ -198,8 +198,6 @@ public final class AlpRd {
         final int[] exceptionRows = new int[PatchedPacking.FRAME];
         /** Per row of the frame: the code bits above the packed width its exceptions add (OR-ed, as the packing does). */
         final int[] exceptionHigh = new int[PatchedPacking.FRAME];
-        /** The value {@link #varint} read last. */
-        long high;
     }
 
     /**
@@ -229,14 +227,15 @@ public final class AlpRd {
         int[] rows = scratch.exceptionRows;
         int[] high = scratch.exceptionHigh;
         for (int e = 0; e < codeExceptions; e++) {
-            int row = exceptionRow(src, at++, end, n);
-            at = varint(src, at, end, scratch);
-            if (scratch.high >>> 3 != 0) {
+            int row = PatchedPacking.exceptionRow(src, at++, end, n);
+            long codeHigh = PatchedPacking.exceptionValue(src, at, end);
+            at = PatchedPacking.afterExceptionValue(src, at);
+            if (codeHigh >>> 3 != 0) {
                 // 8 and above is outside any dictionary, whatever the low bits
                 throw new EncodingException("alp-rd code outside the dictionary [code>=8, dict_size=" + size + "]");
             }
             rows[e] = row;
-            high[row] |= (int) scratch.high << codeWidth;
+            high[row] |= (int) codeHigh << codeWidth;
         }
         Encodings.need(at, 2, end, "frame header");
         int rightWidth = src[at] & 0xFF;
@@ -267,12 +266,13 @@ public final class AlpRd {
         // a right part's high bits must stay below the cut (which also keeps them within 64 bits)
         int room = shift - rightWidth;
         for (int e = 0; e < rightExceptions; e++) {
-            int row = exceptionRow(src, at++, end, n);
-            at = varint(src, at, end, scratch);
-            if (scratch.high >>> room != 0) {
+            int row = PatchedPacking.exceptionRow(src, at++, end, n);
+            long rightHigh = PatchedPacking.exceptionValue(src, at, end);
+            at = PatchedPacking.afterExceptionValue(src, at);
+            if (rightHigh >>> room != 0) {
                 throw new EncodingException("alp-rd right part wider than " + shift + " bits");
             }
-            out[f + row] = Double.longBitsToDouble(Double.doubleToRawLongBits(out[f + row]) | scratch.high << rightWidth);
+            out[f + row] = Double.longBitsToDouble(Double.doubleToRawLongBits(out[f + row]) | rightHigh << rightWidth);
         }
         long rightMask = -1L >>> (64 - shift);
         for (int e = 0; e < codeExceptions; e++) {
@@ -285,35 +285,6 @@ public final class AlpRd {
         }
         clear(rows, high, codeExceptions);
         return at;
-    }
-
-    /** A patched-packing exception's row byte at {@code at}, checked against the frame length. */
-    private static int exceptionRow(byte[] src, int at, int end, int n) {
-        Encodings.need(at, 1, end, "frame exception");
-        int row = src[at] & 0xFF;
-        if (row >= n) {
-            throw new EncodingException("frame exception index out of range [index=" + row + ", count=" + n + "]");
-        }
-        return row;
-    }
-
-    /** An exception's high bits (unsigned LEB128, at most 64 bits) into {@code scratch.high}; returns the position after it. */
-    private static int varint(byte[] src, int at, int end, FrameScratch scratch) {
-        long value = 0;
-        int shift = 0;
-        while (true) {
-            Encodings.need(at, 1, end, "frame exception value");
-            int b = src[at++];
-            if (shift == 63 && (b & 0x7E) != 0 || shift > 63) {
-                throw new EncodingException("frame exception value overflows 64 bits");
-            }
-            value |= (long) (b & 0x7F) << shift;
-            if (b >= 0) {
-                scratch.high = value;
-                return at;
-            }
-            shift += 7;
-        }
     }
 
     /** Code {@code i} of a packed codes frame of {@code width} (0..3) bits: at most 10 bits from one 8-byte load. */

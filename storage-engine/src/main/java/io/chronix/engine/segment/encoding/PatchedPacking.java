@@ -140,31 +140,49 @@ public final class PatchedPacking {
         unpack(src, pos, w, out, o, n);
         pos += bytes;
         for (int e = 0; e < exceptions; e++) {
-            Encodings.need(pos, 1, end, "frame exception");
-            int idx = src[pos++] & 0xFF;
-            if (idx >= n) {
-                throw new EncodingException("frame exception index out of range [index=" + idx + ", count=" + n + "]");
-            }
-            long high = 0;
-            int shift = 0;
-            while (true) {
-                Encodings.need(pos, 1, end, "frame exception value");
-                int b = src[pos++];
-                if (shift == 63 && (b & 0x7E) != 0 || shift > 63) {
-                    throw new EncodingException("frame exception value overflows 64 bits");
-                }
-                high |= (long) (b & 0x7F) << shift;
-                if (b >= 0) {
-                    break;
-                }
-                shift += 7;
-            }
+            int idx = exceptionRow(src, pos++, end, n);
+            long high = exceptionValue(src, pos, end);
+            pos = afterExceptionValue(src, pos);
             if (w == 64 || (w > 0 && (high >>> (64 - w)) != 0)) {
                 throw new EncodingException("frame exception value overflows 64 bits");
             }
             out[o + idx] |= high << w;
         }
         return pos;
+    }
+
+    /** A frame exception's row byte at {@code at}, checked against the frame length {@code n}. */
+    static int exceptionRow(byte[] src, int at, int end, int n) {
+        Encodings.need(at, 1, end, "frame exception");
+        int row = src[at] & 0xFF;
+        if (row >= n) {
+            throw new EncodingException("frame exception index out of range [index=" + row + ", count=" + n + "]");
+        }
+        return row;
+    }
+
+    /** A frame exception's high bits at {@code at}: unsigned LEB128 of at most 64 bits, checked. */
+    static long exceptionValue(byte[] src, int at, int end) {
+        long value = 0;
+        for (int shift = 0; ; shift += 7) {
+            Encodings.need(at, 1, end, "frame exception value");
+            int b = src[at++];
+            if (shift == 63 && (b & 0x7E) != 0 || shift > 63) {
+                throw new EncodingException("frame exception value overflows 64 bits");
+            }
+            value |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                return value;
+            }
+        }
+    }
+
+    /** The position after the exception value at {@code at}, once {@link #exceptionValue} has read it. */
+    static int afterExceptionValue(byte[] src, int at) {
+        while (src[at++] < 0) {
+            // continuation bytes, already checked
+        }
+        return at;
     }
 
     private static void unpack(byte[] src, int pos, int w, long[] out, int o, int n) {
