@@ -33,6 +33,29 @@ import java.util.stream.Stream;
  * Durable appends to real files under each fsync policy, one record per call. Run with {@code -t N}
  * for N concurrent writers (group commit scaling); {@code -bm sample} gives p50/p99 latency.
  * Files go to {@code -Dchronix.bench.dir} (default: the system temp directory).
+ *
+ * <h2>Platform or virtual writers</h2>
+ * JMH runs the {@code N} writers as platform threads unless the forked JVM is given {@code
+ * -Djmh.executor=VIRTUAL} (JMH 1.37; {@code PLATFORM} is the default, named explicitly below). The
+ * service runs every request on a virtual thread ({@code spring.threads.virtual.enabled=true}), so
+ * the writers that share a group commit in production are virtual threads: {@code VIRTUAL} is the
+ * production case, {@code PLATFORM} the one earlier figures were taken with. The executor is a JVM
+ * property, not a {@code @Param}, so one invocation measures one kind of writer:
+ *
+ * <pre>
+ * FLAGS="--add-opens=java.base/java.nio=ALL-UNNAMED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
+ * for ex in PLATFORM VIRTUAL; do
+ *   java $FLAGS -jar bench/target/benchmarks.jar WalAppendBenchmark -p policy=PER_BATCH,PERIODIC -p payloadBytes=100,1024 \
+ *       -t 64 -f 1 -wi 1 -i 5 -w 2s -r 2s -jvmArgsAppend "$FLAGS -Djmh.executor=$ex -Dchronix.bench.dir=bench/target/walbench"
+ * done
+ * </pre>
+ *
+ * {@code -Dchronix.bench.syncLatencyMicros=N} (with {@code chronix.bench.dir} on a memory file
+ * system) makes every fsync take a fixed N µs after the real one ({@link FixedSyncLatencyFileIO}):
+ * a steady stand-in for the device, for A/B runs of the group-commit code on a shared machine.
+ *
+ * <p>At tear-down each trial prints its records per fsync and the mean time inside a group fsync
+ * (over the whole trial, warm-up included), and which kind of thread the writers were.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -59,7 +82,12 @@ public class WalAppendBenchmark {
         Path base = Path.of(System.getProperty("chronix.bench.dir", System.getProperty("java.io.tmpdir")));
         dir = Files.createTempDirectory(base, "wal-bench");
         metrics = new WalMetrics();
-        wal = WalWriter.open(WalConfig.defaults(dir.resolve("wal")).withFsyncPolicy(policy), metrics);
+        WalConfig config = WalConfig.defaults(dir.resolve("wal")).withFsyncPolicy(policy);
+        long syncLatencyMicros = Long.getLong("chronix.bench.syncLatencyMicros", 0);
+        if (syncLatencyMicros > 0) {
+            config = config.withIo(new FixedSyncLatencyFileIO(config.io(), syncLatencyMicros));
+        }
+        wal = WalWriter.open(config, metrics);
         if (policy == FsyncPolicy.PERIODIC) {
             scheduler = Executors.newSingleThreadScheduledExecutor();
             wal.startPeriodicSync(scheduler);
@@ -80,8 +108,10 @@ public class WalAppendBenchmark {
         } catch (NoSuchMethodError olderEngine) {
             device = "group fsync time not counted by this engine";
         }
-        System.out.printf("%nWAL %s %d B: %d records, %d fsyncs, %.1f records per fsync, %s%n", policy, payloadBytes,
-                metrics.records(), metrics.syncs(), metrics.records() / (double) Math.max(1, metrics.syncs()), device);
+        // trial-level tear-down runs on one of the benchmark's own threads
+        String writers = Thread.currentThread().isVirtual() ? "virtual" : "platform";
+        System.out.printf("%nWAL %s %d B: %d records, %d fsyncs, %.1f records per fsync, %s, %s writers%n", policy, payloadBytes,
+                metrics.records(), metrics.syncs(), metrics.records() / (double) Math.max(1, metrics.syncs()), device, writers);
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
