@@ -1,7 +1,6 @@
 package io.chronix.engine.wal;
 
 import io.chronix.engine.error.DiskFullException;
-import io.chronix.engine.error.EngineException;
 import io.chronix.engine.error.WalIoException;
 import io.chronix.engine.error.WalPoisonedException;
 import io.chronix.engine.io.FileIO;
@@ -32,17 +31,12 @@ import java.util.zip.CRC32C;
  * the writer assigns sequences, frames each record into a direct 64 KiB buffer computing the CRC-32C
  * incrementally over the frame fields and the payload as they sit (no per-record allocation), and
  * hands the buffer to the kernel before releasing the lock: one write per call, or per buffer-full
- * in a large batch. The exception is a durable call under {@code PER_BATCH} ({@link #appendDurable},
- * {@link #appendBatch}) that fits in the buffer: its records stay there, and the group-commit leader
- * writes the buffer out, one write for the whole group, right before the fsync that acknowledges
- * them. So under every policy an acknowledged record has reached the kernel (and under {@code
- * PER_BATCH} the disk), and a process crash loses nothing acknowledged; a plain {@link #append}
- * still writes before it returns, taking any buffered records with it.
+ * in a large batch. So under every policy an acknowledged record has reached the kernel, and a
+ * process crash loses nothing acknowledged.
  *
  * <h2>Group commit</h2>
- * A durable append, after framing, waits for {@link #durableSequence()} to reach its sequence. If no
- * sync is running it becomes the leader: under the write lock, for that write only, it writes out the
- * records waiting in the buffer and notes the highest sequence now written; it forces the file
+ * A durable append, after writing, waits for {@link #durableSequence()} to reach its sequence. If no
+ * sync is running it becomes the leader: it notes the highest written sequence, forces the file
  * <em>outside</em> the write lock (so others keep appending and form the next group) and publishes
  * the new durable sequence. Every other caller queues a {@link Waiter} and parks. When the fsync
  * returns, the leader, in one short critical section, takes every waiter it covered off the queue
@@ -60,12 +54,9 @@ import java.util.zip.CRC32C;
  *       WalPoisonedException}, {@link #isHealthy()} turns false, and only a reopen (which replays what
  *       is really on disk) clears it. After a failed fsync the kernel may have dropped the dirty pages
  *       and cleared the error, so no later success would prove anything.
- *   <li>A failed write (a full disk, an I/O error) fails only the records it carried: the file is cut
- *       back to their first byte and the sequences are reused, so the log stays a clean run of
- *       whole records and accepts appends again once space returns. A write that carried buffered
- *       {@code PER_BATCH} records (the leader's, or any call's that wrote the buffer out) fails each
- *       of their callers with the same kind of exception ({@link DiskFullException} or {@link
- *       WalIoException}), none of them acknowledged; the caller whose own write it was fails too.
+ *   <li>A failed write (a full disk, an I/O error) fails only the call that made it: the file is cut
+ *       back to the call's first byte and the sequences are reused, so the log stays a clean run of
+ *       whole records and accepts appends again once space returns.
  *   <li>Short writes are continued until the bytes are all written.
  * </ul>
  *
@@ -107,11 +98,6 @@ public final class WalWriter implements AutoCloseable {
     private long preallocatedEnd;
     private boolean preallocationSupported = true;
     private long nextSequence;
-    /**
-     * PER_BATCH: the durable records framed into {@code buffer} and not yet written, or null. The
-     * buffer then holds exactly these records, starting at file offset {@code position}.
-     */
-    private Pending pending;
     // written under writeLock; volatile so a leader can read them without queueing behind appenders
     private volatile ActiveFile activeView;
     private volatile long writtenSequence;
@@ -137,24 +123,6 @@ public final class WalWriter implements AutoCloseable {
     }
 
     /**
-     * PER_BATCH durable records left in the buffer for the next leader to write just before its
-     * fsync: one {@code write(2)} per group instead of one per call. If that write fails, every
-     * record of the unit is rolled back and each of its callers fails with {@link #failure}'s kind.
-     */
-    private static final class Pending {
-        /** Where the unit's first byte goes in the file, and its first sequence. */
-        final long startPosition;
-        final long firstSequence;
-        /** Set (under syncLock, before any of the unit's sequences can be reused) if the unit's write failed. */
-        volatile EngineException failure;
-
-        Pending(long startPosition, long firstSequence) {
-            this.startPosition = startPosition;
-            this.firstSequence = firstSequence;
-        }
-    }
-
-    /**
      * A caller parked until its sequence is durable. The thread that changes {@code state} (under
      * syncLock) unparks it afterwards; the waiter itself only reads it.
      */
@@ -164,14 +132,11 @@ public final class WalWriter implements AutoCloseable {
         static final int LEAD = 2;
 
         final long sequence;
-        /** The buffered unit holding the caller's records, or null if they were written by the call. */
-        final Pending unit;
         final Thread thread = Thread.currentThread();
         volatile int state = WAITING;
 
-        Waiter(long sequence, Pending unit) {
+        Waiter(long sequence) {
             this.sequence = sequence;
-            this.unit = unit;
         }
     }
 
@@ -256,7 +221,7 @@ public final class WalWriter implements AutoCloseable {
             long frameBytes = WalFormat.FRAME_OVERHEAD + (long) body.remaining();
             rotateIfFull(frameBytes);
             preallocate(frameBytes);
-            long startPosition = logicalEnd();
+            long startPosition = position;
             long firstSequence = nextSequence;
             long seq = nextSequence++;
             try {
@@ -285,38 +250,10 @@ public final class WalWriter implements AutoCloseable {
      * @throws DiskFullException if the device is full; nothing of the record remains
      */
     public long appendDurable(WalRecordType type, ByteBuffer payload) {
-        if (policy != FsyncPolicy.PER_BATCH) {
-            return append(type, payload);
+        long seq = append(type, payload);
+        if (policy == FsyncPolicy.PER_BATCH) {
+            awaitDurable(seq);
         }
-        int code = typeCode(type);
-        ByteBuffer body = prepare(payload);
-        int flag = body == payload ? 0 : WalFormat.COMPRESSED_FLAG;
-        long seq;
-        Pending unit;
-        writeLock.lock();
-        try {
-            ensureUsable();
-            long frameBytes = WalFormat.FRAME_OVERHEAD + (long) body.remaining();
-            rotateIfFull(frameBytes);
-            preallocate(frameBytes);
-            unit = reserveBuffered(frameBytes);
-            long startPosition = logicalEnd();
-            long firstSequence = nextSequence;
-            seq = nextSequence++;
-            try {
-                frame(code | flag, seq, body);
-                if (unit == null) {
-                    flush();
-                }
-            } catch (IOException e) {
-                throw rollback(startPosition, firstSequence, e);
-            }
-            writtenSequence = seq;
-            metrics.appended(1, frameBytes);
-        } finally {
-            writeLock.unlock();
-        }
-        awaitOwn(seq, unit);
         return seq;
     }
 
@@ -341,16 +278,12 @@ public final class WalWriter implements AutoCloseable {
             totalBytes += WalFormat.FRAME_OVERHEAD + (long) bodies[i].remaining();
         }
         long last;
-        Pending unit = null;
         writeLock.lock();
         try {
             ensureUsable();
             rotateIfFull(totalBytes);
             preallocate(totalBytes);
-            if (policy == FsyncPolicy.PER_BATCH) {
-                unit = reserveBuffered(totalBytes);
-            }
-            long startPosition = logicalEnd();
+            long startPosition = position;
             long firstSequence = nextSequence;
             try {
                 for (int i = 0; i < n; i++) {
@@ -361,9 +294,7 @@ public final class WalWriter implements AutoCloseable {
                         syncActiveLocked(seq);
                     }
                 }
-                if (unit == null) {
-                    flush();
-                }
+                flush();
             } catch (IOException e) {
                 throw rollback(startPosition, firstSequence, e);
             }
@@ -374,7 +305,7 @@ public final class WalWriter implements AutoCloseable {
             writeLock.unlock();
         }
         if (policy == FsyncPolicy.PER_BATCH) {
-            awaitOwn(last, unit);
+            awaitDurable(last);
         }
         return last;
     }
@@ -382,18 +313,14 @@ public final class WalWriter implements AutoCloseable {
     /** Makes every record written so far durable, sharing the fsync with concurrent callers. */
     public void sync() {
         long target;
-        Pending unit;
         writeLock.lock();
         try {
             ensureUsable();
             target = writtenSequence;
-            unit = pending;
         } finally {
             writeLock.unlock();
         }
-        // false: buffered records failed to reach the file and were rolled back, with everything
-        // before them fsynced; they are not "written", and their own callers get the failure
-        awaitDurable(target, unit);
+        awaitDurable(target);
     }
 
     /**
@@ -423,30 +350,7 @@ public final class WalWriter implements AutoCloseable {
 
     // ---------------------------------------------------------------- group commit
 
-    /** {@link #awaitDurable}, failing the caller whose buffered records could not be written. */
-    private void awaitOwn(long seq, Pending unit) {
-        if (!awaitDurable(seq, unit)) {
-            throw copyOf(unit.failure);
-        }
-    }
-
-    /** A fresh exception per caller of a failed unit: the same kind, file, offset and cause. */
-    private static EngineException copyOf(EngineException f) {
-        return switch (f) {
-            case DiskFullException d -> new DiskFullException(d.path(), d.offset(), d.getCause());
-            case WalIoException w -> new WalIoException(w.operation(), w.path(), w.offset(), w.getCause());
-            case WalPoisonedException p -> new WalPoisonedException(p.directory(), p.getCause());
-            default -> f;
-        };
-    }
-
-    /**
-     * Waits until {@code seq} is durable, leading a group fsync when no one else is. Returns false
-     * if {@code unit} (the buffered records holding {@code seq}, or null) failed to be written: its
-     * sequences were rolled back and may since belong to other records, so the durable sequence
-     * passing {@code seq} would prove nothing. Throws if the log is poisoned.
-     */
-    private boolean awaitDurable(long seq, Pending unit) {
+    private void awaitDurable(long seq) {
         while (true) {
             Waiter me = null;
             Thread wakePacer = null;
@@ -455,17 +359,13 @@ public final class WalWriter implements AutoCloseable {
                 if (poison != null) {
                     throw new WalPoisonedException(dir, poison.getCause());
                 }
-                // before the durable sequence: a unit's failure is published before its sequences are reused
-                if (unit != null && unit.failure != null) {
-                    return false;
-                }
                 if (syncedSequence >= seq) {
-                    return true;
+                    return;
                 }
                 if (leaders == 0) {
                     leaders++;
                 } else {
-                    me = new Waiter(seq, unit);
+                    me = new Waiter(seq);
                     waiters.addLast(me);
                     arrivals++;
                     if (pacer != null && arrivals >= released) {
@@ -619,33 +519,10 @@ public final class WalWriter implements AutoCloseable {
         if (poison != null) {
             return -1;
         }
-        long target;
-        ActiveFile file;
-        if (policy == FsyncPolicy.PER_BATCH) {
-            // the buffered records of the group go to the kernel in one write, just before the fsync
-            // that acknowledges them; the lock is held for that write only, never for the fsync
-            writeLock.lock();
-            try {
-                if (pending != null && poison == null && !closed) {
-                    Pending unit = pending;
-                    try {
-                        flush();
-                    } catch (IOException e) {
-                        rollback(unit.startPosition, unit.firstSequence, e);
-                        return -1;
-                    }
-                }
-                target = writtenSequence;
-                file = active;
-            } finally {
-                writeLock.unlock();
-            }
-        } else {
-            // target before file: records up to target are in this file or in one rotated away before
-            // it, which rotation fsynced before making the next file active
-            target = writtenSequence;
-            file = activeView;
-        }
+        // target before file: records up to target are in this file or in one rotated away before it,
+        // which rotation fsynced before making the next file active
+        long target = writtenSequence;
+        ActiveFile file = activeView;
         if (target <= syncedSequence) {
             return -1;
         }
@@ -828,54 +705,12 @@ public final class WalWriter implements AutoCloseable {
         }
     }
 
-    /** Writes the buffer out; on success a buffered unit it held is in the kernel, only waiting for an fsync. */
     private void flush() throws IOException {
         buffer.flip();
         try {
             writeFully(buffer);
         } finally {
             buffer.clear();
-        }
-        pending = null;
-    }
-
-    /** Where the next record starts: the written bytes plus what waits in the buffer. */
-    private long logicalEnd() {
-        return position + buffer.position();
-    }
-
-    /**
-     * PER_BATCH: the unit a durable call of {@code callBytes} joins, leaving its records in the
-     * buffer for the leader to write; null if the call is larger than the buffer and writes itself
-     * out (taking any buffered unit with it). A call that does not fit behind the buffered unit
-     * writes that unit out first and starts a new one; if that write fails, the unit is rolled back
-     * and failed, and the call fails with it.
-     */
-    private Pending reserveBuffered(long callBytes) {
-        assert writeLock.isHeldByCurrentThread();
-        if (callBytes > buffer.capacity()) {
-            return null;
-        }
-        if (callBytes > buffer.remaining()) {
-            flushPending();
-        }
-        if (pending == null) {
-            assert buffer.position() == 0 : "buffered bytes without a unit";
-            pending = new Pending(position, nextSequence);
-        }
-        return pending;
-    }
-
-    /** Writes a buffered unit out (rotation, a full buffer); on failure rolls it back and throws its failure. */
-    private void flushPending() {
-        Pending unit = pending;
-        if (unit == null) {
-            return;
-        }
-        try {
-            flush();
-        } catch (IOException e) {
-            throw rollback(unit.startPosition, unit.firstSequence, e);
         }
     }
 
@@ -890,30 +725,10 @@ public final class WalWriter implements AutoCloseable {
         }
     }
 
-    /**
-     * Undoes a call whose write failed, and with it any buffered unit whose records had not reached
-     * the file (they sit before the call's): cuts the file back, reuses the sequences, fails the
-     * unit's callers. Returns the exception to throw.
-     */
-    private EngineException rollback(long startPosition, long firstSequence, IOException cause) {
-        Pending lost = pending;
-        pending = null;
-        if (lost != null) {
-            startPosition = Math.min(startPosition, lost.startPosition);
-            firstSequence = Math.min(firstSequence, lost.firstSequence);
-        }
-        EngineException failure = undo(startPosition, firstSequence, cause);
-        if (lost != null) {
-            failUnit(lost, failure);
-        }
-        return failure;
-    }
-
-    private EngineException undo(long startPosition, long firstSequence, IOException cause) {
+    /** Undoes a call whose write failed; returns the exception to throw. */
+    private RuntimeException rollback(long startPosition, long firstSequence, IOException cause) {
         buffer.clear();
         nextSequence = firstSequence;
-        // buffered records had published their sequences; none of them is in the log any more
-        writtenSequence = firstSequence - 1;
         metrics.writeFailed();
         Path path = active.file.path();
         try {
@@ -942,34 +757,6 @@ public final class WalWriter implements AutoCloseable {
         return new WalIoException("write", path, startPosition, cause);
     }
 
-    /** Publishes a unit's failure and wakes its waiting callers, who then throw it. */
-    private void failUnit(Pending unit, EngineException failure) {
-        Waiter[] wake;
-        syncLock.lock();
-        try {
-            unit.failure = failure;
-            int n = 0;
-            for (Waiter w : waiters) {
-                if (w.unit == unit) {
-                    n++;
-                }
-            }
-            wake = new Waiter[n];
-            int i = 0;
-            for (var it = waiters.iterator(); it.hasNext(); ) {
-                Waiter w = it.next();
-                if (w.unit == unit) {
-                    it.remove();
-                    w.state = Waiter.DONE;
-                    wake[i++] = w;
-                }
-            }
-        } finally {
-            syncLock.unlock();
-        }
-        unpark(wake);
-    }
-
     private static boolean isNoSpace(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             String m = t.getMessage();
@@ -994,15 +781,13 @@ public final class WalWriter implements AutoCloseable {
     // ---------------------------------------------------------------- files (under writeLock)
 
     private void rotateIfFull(long callBytes) {
-        long end = logicalEnd();
-        if (end > WalFormat.HEADER_SIZE && end + callBytes > config.maxFileSize()) {
+        if (position > WalFormat.HEADER_SIZE && position + callBytes > config.maxFileSize()) {
             rotate();
         }
     }
 
     private void rotate() {
         assert writeLock.isHeldByCurrentThread();
-        flushPending(); // buffered records belong to the file being finished
         trimPreallocation();
         syncActiveLocked(writtenSequence);
         ActiveFile next = createFile(nextSequence);
@@ -1026,7 +811,7 @@ public final class WalWriter implements AutoCloseable {
     private void preallocate(long callBytes) {
         assert writeLock.isHeldByCurrentThread();
         long extent = config.preallocation();
-        long needed = logicalEnd() + callBytes;
+        long needed = position + callBytes;
         if (extent == 0 || !preallocationSupported || needed <= preallocatedEnd) {
             return;
         }
@@ -1126,7 +911,7 @@ public final class WalWriter implements AutoCloseable {
     public int truncateBefore(long seq) {
         writeLock.lock();
         try {
-            if (seq >= writtenSequence && logicalEnd() > WalFormat.HEADER_SIZE && poison == null && !closed) {
+            if (seq >= writtenSequence && position > WalFormat.HEADER_SIZE && poison == null && !closed) {
                 rotate();
             }
             int removed = 0;
@@ -1157,11 +942,7 @@ public final class WalWriter implements AutoCloseable {
 
     // ---------------------------------------------------------------- state
 
-    /**
-     * The highest sequence appended; 0 if none ever was. It is in the kernel, except for the records
-     * of {@code PER_BATCH} durable calls that have not returned yet, which may still be in the
-     * writer's buffer (and are rolled back, this figure with them, if their write fails).
-     */
+    /** The highest sequence written (handed to the kernel); 0 if none ever was. */
     public long lastSequence() {
         writeLock.lock();
         try {
@@ -1228,15 +1009,6 @@ public final class WalWriter implements AutoCloseable {
             ScheduledFuture<?> p = periodicSync;
             if (p != null) {
                 p.cancel(false);
-            }
-            if (poison == null && pending != null) {
-                Pending unit = pending;
-                try {
-                    flush();
-                } catch (IOException e) {
-                    // the unit's callers get the failure; everything before it is synced below
-                    rollback(unit.startPosition, unit.firstSequence, e);
-                }
             }
             if (poison == null) {
                 // a cleanly closed file is exactly its records; only a crash leaves a zero tail

@@ -58,8 +58,6 @@ public final class SimulatedFileIO implements FileIO {
     public final AtomicInteger directorySyncs = new AtomicInteger();
     public final AtomicInteger listings = new AtomicInteger();
     public final AtomicInteger preallocations = new AtomicInteger();
-    /** Calls of {@link WritableFile#write} (sequential writes), failed ones included. */
-    public final AtomicInteger writes = new AtomicInteger();
 
     private record Op(boolean truncate, long offset, byte[] bytes, long oldLength, byte[] oldBytes) {
     }
@@ -401,7 +399,6 @@ public final class SimulatedFileIO implements FileIO {
         @Override
         public int write(ByteBuffer src) throws IOException {
             synchronized (SimulatedFileIO.this) {
-                writes.incrementAndGet();
                 check();
                 int n = src.remaining();
                 Random sw = shortWrites;
