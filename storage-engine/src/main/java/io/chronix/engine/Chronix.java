@@ -836,7 +836,8 @@ public final class Chronix implements AutoCloseable {
                             present.add(c);
                         }
                     }
-                    store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, pass::add);
+                    // nothing can overwrite a settled segment's rows, so the field predicates may drop some
+                    store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), request.fields(), allocator, pass::add);
                 }
             }
             if (merger.collected() > 0 || settled.isEmpty()) {
