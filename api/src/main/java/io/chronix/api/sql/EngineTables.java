@@ -26,6 +26,12 @@ public record EngineTables(Chronix engine, ScanHelpers helpers) implements SqlQu
         return Set.copyOf(engine.measurements());
     }
 
+    /** The engine's identity: a namespace's statements share remembered parse trees, no other's do. */
+    @Override
+    public int parseScope() {
+        return System.identityHashCode(engine);
+    }
+
     @Override
     public Optional<MeasurementSchema> schema(String measurement) {
         return engine.schema(measurement);

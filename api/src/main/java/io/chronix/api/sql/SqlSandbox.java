@@ -1,5 +1,8 @@
 package io.chronix.api.sql;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import org.duckdb.DuckDBConnection;
 
 import java.sql.DriverManager;
@@ -79,6 +82,17 @@ public final class SqlSandbox implements AutoCloseable {
     private final java.util.concurrent.ConcurrentLinkedQueue<Parser> parsers = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicInteger idleParsers = new java.util.concurrent.atomic.AtomicInteger();
     private static final int MAX_IDLE_PARSERS = 8;
+    /** Bytes of statement text and parse tree kept by {@link #serialize(int, String)}. */
+    static final long PARSE_CACHE_BYTES = 16L << 20;
+    /** Longer parse trees are not kept: one would crowd out hundreds of ordinary statements. */
+    private static final int MAX_CACHED_TREE_CHARS = 256 << 10;
+
+    /** A statement's text in the scope it was asked in. */
+    private record ParseKey(int scope, String sql) {
+    }
+
+    private final Cache<ParseKey, String> parsed = Caffeine.newBuilder().maximumWeight(PARSE_CACHE_BYTES)
+            .weigher((ParseKey k, String tree) -> 64 + 2 * (k.sql().length() + tree.length())).recordStats().build();
     private volatile boolean closed;
 
     private record Parser(DuckDBConnection connection, PreparedStatement statement) {
@@ -181,6 +195,34 @@ public final class SqlSandbox implements AutoCloseable {
      * not a prepare and an execution. Thread-safe.
      */
     public String serialize(String sql) throws SQLException {
+        return serialize(0, sql);
+    }
+
+    /**
+     * {@link #serialize(String)}, remembering the answer for the same text asked again in the same
+     * {@code scope} (a dashboard's refresh, a benchmark's repeated query): the tree is a function of
+     * the text alone, so a kept one is exactly what DuckDB would answer. The scope (a namespace's)
+     * keeps one tenant from learning, by timing, which statements another has run.
+     */
+    public String serialize(int scope, String sql) throws SQLException {
+        ParseKey key = new ParseKey(scope, sql);
+        String kept = parsed.getIfPresent(key);
+        if (kept != null) {
+            return kept;
+        }
+        String tree = parse(sql);
+        if (tree.length() <= MAX_CACHED_TREE_CHARS) {
+            parsed.put(key, tree);
+        }
+        return tree;
+    }
+
+    /** Hits and misses of {@link #serialize(int, String)}'s cache. */
+    public CacheStats parseCacheStats() {
+        return parsed.stats();
+    }
+
+    private String parse(String sql) throws SQLException {
         Parser p = parsers.poll();
         if (p != null) {
             idleParsers.decrementAndGet();

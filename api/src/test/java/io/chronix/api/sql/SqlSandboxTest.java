@@ -52,6 +52,28 @@ class SqlSandboxTest {
     }
 
     @Test
+    void aStatementAskedAgainInItsScopeIsParsedOnceAndAnswersTheSame() throws SQLException {
+        String sql = "SELECT max(usage) FROM cpu WHERE host = 'a'";
+        long misses = f.sandbox.parseCacheStats().missCount();
+        long hits = f.sandbox.parseCacheStats().hitCount();
+        String first = f.sandbox.serialize(7, sql);
+        String again = f.sandbox.serialize(7, sql);
+        assertThat(again).isEqualTo(first).contains("\"table_name\":\"cpu\"");
+        assertThat(f.sandbox.parseCacheStats().hitCount() - hits).isEqualTo(1);
+        // another scope (namespace) parses for itself, and so does another text
+        assertThat(f.sandbox.serialize(8, sql)).isEqualTo(first);
+        assertThat(f.sandbox.serialize(7, sql + " AND usage > 1")).isNotEqualTo(first);
+        assertThat(f.sandbox.parseCacheStats().missCount() - misses).isEqualTo(3);
+        // a statement DuckDB cannot parse answers its error again, kept or not
+        String bad = f.sandbox.serialize(7, "SELEC 1");
+        assertThat(bad).contains("\"error\":true");
+        assertThat(f.sandbox.serialize(7, "SELEC 1")).isEqualTo(bad);
+        f.write(b -> b.beginPoint("cpu", SqlFixture.T0).tag("host", "a").floatField("usage", 3.0).endPoint());
+        assertThat(f.rows(sql)).containsExactly("3.0"); // through SqlQuery, twice, the same answer
+        assertThat(f.rows(sql)).containsExactly("3.0");
+    }
+
+    @Test
     void bothInstancesAreLockedDown() throws SQLException {
         Path planted = dir.resolve("planted.csv");
         java.util.Set<String> memoryLimits = new java.util.HashSet<>();
