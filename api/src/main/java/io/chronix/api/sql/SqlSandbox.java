@@ -26,10 +26,11 @@ import java.util.Properties;
  *
  * <p>Before locking, the instance defines {@code time_bucket} and {@code date_bin} as macros in
  * {@code main} that shadow DuckDB's own: DuckDB's built-in rounds nanoseconds to microseconds
- * first (a point at {@code 00:00:59.9999996} would land in the next minute). Ours compute on
- * {@code epoch_ns} with integer arithmetic; widths with months or years go to DuckDB's calendar
- * {@code time_bucket} on the timestamp floored to the microsecond, which is exact since calendar
- * boundaries are whole microseconds. Origins: {@code time_bucket} as DuckDB (2000-01-03 for fixed
+ * first (a point at {@code 00:00:59.9999996} would land in the next minute). Ours floor the
+ * instant to the microsecond and then call DuckDB's own {@code time_bucket}, which is exact
+ * wherever every bucket boundary is a whole microsecond: the two-argument forms (their origins
+ * are) and calendar widths. A fixed width with an origin given (which may carry nanoseconds) is
+ * computed on {@code epoch_ns} with integer arithmetic. Origins: {@code time_bucket} as DuckDB (2000-01-03 for fixed
  * widths, 2000-01-01 for calendar ones), {@code date_bin} the Unix epoch unless given.
  *
  * <p>{@link #serialize} parses tenant statements ({@code json_serialize_sql}) on a few pooled
@@ -54,15 +55,14 @@ public final class SqlSandbox implements AutoCloseable {
     private static final String CALENDAR = "(datepart('year', w) * 12 + datepart('month', w)) <> 0";
 
     private static final List<String> MACROS = List.of(
-            "CREATE MACRO time_bucket(w, t) AS CASE WHEN " + CALENDAR
-                    + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ") AS TIMESTAMP_NS)"
-                    + " ELSE " + BIN_NS.replace("(o)", "946857600000000000") + " END,"
+            // two arguments: the origin is a whole microsecond, so every bucket boundary is one too and
+            // DuckDB's own time_bucket of the instant floored to the microsecond is exact, calendar
+            // widths or not (a smaller expression to bind than the CASE, measurably cheaper per statement)
+            "CREATE MACRO time_bucket(w, t) AS CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ") AS TIMESTAMP_NS),"
                     + " (w, t, origin) AS CASE WHEN " + CALENDAR
                     + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ", " + FLOOR_US.formatted("origin") + ") AS TIMESTAMP_NS)"
                     + " ELSE " + BIN_NS.replace("(o)", "epoch_ns(origin)") + " END",
-            "CREATE MACRO date_bin(w, t) AS CASE WHEN " + CALENDAR
-                    + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ", TIMESTAMP '1970-01-01') AS TIMESTAMP_NS)"
-                    + " ELSE " + BIN_NS.replace("(o)", "0") + " END,"
+            "CREATE MACRO date_bin(w, t) AS CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ", TIMESTAMP '1970-01-01') AS TIMESTAMP_NS),"
                     + " (w, t, origin) AS CASE WHEN " + CALENDAR
                     + " THEN CAST(system.main.time_bucket(w, " + FLOOR_US.formatted("t") + ", " + FLOOR_US.formatted("origin") + ") AS TIMESTAMP_NS)"
                     + " ELSE " + BIN_NS.replace("(o)", "epoch_ns(origin)") + " END");
