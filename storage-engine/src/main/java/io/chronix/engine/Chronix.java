@@ -52,6 +52,7 @@ import io.chronix.engine.read.LastPoint;
 import io.chronix.engine.read.RowMask;
 import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.RowMerger;
+import io.chronix.engine.read.ScanHelpers;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.SegmentPassThrough;
@@ -651,9 +652,18 @@ public final class Chronix implements AutoCloseable {
      * segment a tombstone applies to — go through the row merge as in {@link #scan}.
      */
     public ScanResult scanUnordered(ScanRequest request, BufferAllocator allocator) {
+        return scanUnordered(request, allocator, null);
+    }
+
+    /**
+     * {@link #scanUnordered(ScanRequest, BufferAllocator)}, reading settled segments side by side
+     * on the calling thread and {@code helpers}' threads ({@code null}: the calling thread alone).
+     * The answer is the same; only its batches' order may differ.
+     */
+    public ScanResult scanUnordered(ScanRequest request, BufferAllocator allocator, ScanHelpers helpers) {
         ensureOpen();
         ScanResult view = rollups.scanView(request, allocator, false);
-        return view != null ? view : scan(request, allocator, true, NO_SKIP, true);
+        return view != null ? view : scan(request, allocator, true, NO_SKIP, true, helpers);
     }
 
     /**
@@ -709,18 +719,24 @@ public final class Chronix implements AutoCloseable {
      * {@code memtables} only what segments hold (a delete's count of stored rows). */
     private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner,
             boolean withMemtables) {
+        return scan(request, allocator, anyOrder, planner, withMemtables, null);
+    }
+
+    private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner,
+            boolean withMemtables, ScanHelpers helpers) {
         ensureOpen();
         // segments a compaction replaces meanwhile stay on disk until this scan is done with them
+        // (helpers included: they finish before the scan returns)
         long ticket = reclaimer.enter();
         try {
-            return scanSegmentsAndMemtables(request, allocator, anyOrder, planner, withMemtables);
+            return scanSegmentsAndMemtables(request, allocator, anyOrder, planner, withMemtables, helpers);
         } finally {
             reclaimer.exit(ticket);
         }
     }
 
     private ScanResult scanSegmentsAndMemtables(ScanRequest request, BufferAllocator allocator, boolean anyOrder,
-            Aggregator.SegmentPlanner planner, boolean withMemtables) {
+            Aggregator.SegmentPlanner planner, boolean withMemtables, ScanHelpers helpers) {
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
             // nothing written yet (or a measurement being created right now): no rows, whatever the columns
@@ -825,29 +841,77 @@ public final class Chronix implements AutoCloseable {
                 }
             }
         }
-        List<VectorSchemaRoot> batches = new ArrayList<>();
-        try (SegmentPassThrough pass = new SegmentPassThrough(output, request.tags(), from, to, allocator)) {
-            if (!settled.isEmpty()) {
-                List<String> projection = SegmentPassThrough.projection(output, request.tags());
-                for (SegmentEntry e : settled) {
+        List<VectorSchemaRoot> batches = readSettled(settled, output, request, allocator, helpers);
+        try {
+            if (merger.collected() > 0 || settled.isEmpty()) {
+                batches.addAll(merger.finish(output, allocator, SCAN_BATCH_ROWS));
+            }
+        } catch (RuntimeException e) {
+            batches.forEach(VectorSchemaRoot::close);
+            throw e;
+        }
+        return new ScanResult(MeasurementSchema.toArrow(output), batches, settled.size());
+    }
+
+    /**
+     * The rows of the settled segments, through {@link SegmentPassThrough}, in segment order. With
+     * {@code helpers} the segments are shared out among the calling thread and the helpers' (each
+     * with its own pass-through); every batch read is closed again if any read fails.
+     */
+    private List<VectorSchemaRoot> readSettled(List<SegmentEntry> settled, List<Column> output, ScanRequest request,
+            BufferAllocator allocator, ScanHelpers helpers) {
+        int n = settled.size();
+        List<String> projection = SegmentPassThrough.projection(output, request.tags());
+        List<List<VectorSchemaRoot>> bySegment = new ArrayList<>(java.util.Collections.nCopies(n, null));
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Runnable worker = () -> {
+            try (SegmentPassThrough pass = new SegmentPassThrough(output, request.tags(), request.from(), request.to(), allocator)) {
+                for (int i = next.getAndIncrement(); i < n && failure.get() == null; i = next.getAndIncrement()) {
+                    SegmentEntry e = settled.get(i);
                     List<String> present = new ArrayList<>();
                     for (String c : projection) {
                         if (c.equals(Column.TIME) || e.column(c) != null) {
                             present.add(c);
                         }
                     }
-                    store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator, pass::add);
+                    // nothing can overwrite a settled segment's rows, so the field predicates may drop some
+                    store.read(SegmentFile.parse(e.file()), present, request.from(), request.to(), request.tags(), request.fields(),
+                            allocator, pass::add);
+                    List<VectorSchemaRoot> taken = pass.takeBatches();
+                    synchronized (bySegment) {
+                        bySegment.set(i, taken);
+                    }
+                }
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        };
+        if (helpers == null || n < 2) {
+            worker.run();
+        } else {
+            helpers.run(n, worker);
+        }
+        List<VectorSchemaRoot> batches = new ArrayList<>();
+        synchronized (bySegment) {
+            for (List<VectorSchemaRoot> b : bySegment) {
+                if (b != null) {
+                    batches.addAll(b);
                 }
             }
-            if (merger.collected() > 0 || settled.isEmpty()) {
-                batches.addAll(merger.finish(output, allocator, SCAN_BATCH_ROWS));
-            }
-            batches.addAll(0, pass.takeBatches());
-        } catch (RuntimeException e) {
-            batches.forEach(VectorSchemaRoot::close);
-            throw e;
         }
-        return new ScanResult(MeasurementSchema.toArrow(output), batches, settled.size());
+        Throwable t = failure.get();
+        if (t != null) {
+            batches.forEach(VectorSchemaRoot::close);
+            if (t instanceof RuntimeException re) {
+                throw re;
+            }
+            if (t instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(t);
+        }
+        return batches;
     }
 
     /**

@@ -79,6 +79,34 @@ class ScanUnorderedTest {
     private record ScanResultRows(int rows, int settled, List<List<String>> batchColumns) {
     }
 
+    /** Reads as {@code inner} does, but the third read fails after handing over its batches. */
+    private record FailingReads(io.chronix.engine.catalog.SegmentStore inner, java.util.concurrent.atomic.AtomicInteger reads)
+            implements io.chronix.engine.catalog.SegmentStore {
+        @Override
+        public long write(io.chronix.engine.segment.SegmentFile file, io.chronix.engine.segment.SegmentColumns columns, long maxWalSequence) {
+            return inner.write(file, columns, maxWalSequence);
+        }
+
+        @Override
+        public void read(io.chronix.engine.segment.SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags,
+                org.apache.arrow.memory.BufferAllocator allocator, java.util.function.Consumer<VectorSchemaRoot> sink) {
+            inner.read(file, columns, from, to, tags, allocator, sink);
+            if (reads.incrementAndGet() == 3) {
+                throw new IllegalStateException("the disk went away");
+            }
+        }
+
+        @Override
+        public void delete(io.chronix.engine.segment.SegmentFile file) {
+            inner.delete(file);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
     @Test
     void segmentsOfDistinctShardsSkipTheMerge() {
         open();
@@ -92,6 +120,59 @@ class ScanUnorderedTest {
                 .withTags(new TagPredicate.In("host", java.util.Set.of("h1", "h3"))));
         assertThat(filtered.rows()).isEqualTo(2 * 30 + 2 * 31);
         assertThat(filtered.settled()).isEqualTo(2);
+    }
+
+    @Test
+    void settledSegmentsReadSideBySideAnswerTheSame() {
+        open();
+        for (int shard = 0; shard < 6; shard++) {
+            write(T0 + shard * 600 * SECOND, 60, 4, true);
+        }
+        engine.flush();
+        write(T0 + 4000 * SECOND, 10, 4, true); // in the memtable: through the merge, beside the helpers
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (ScanRequest request : List.of(ScanRequest.all("cpu"),
+                    ScanRequest.all("cpu").withTags(new TagPredicate.Eq("dc", "east")).withTimeRange(T0 + 100 * SECOND, T0 + 3000 * SECOND),
+                    ScanRequest.all("cpu").withFields(io.chronix.engine.read.FieldPredicate.atLeast("usage", 500)))) {
+                long settledBefore = fx.settledSegments;
+                List<String> alone = new ArrayList<>(fx.rowsUnordered(engine, request));
+                long settledAlone = fx.settledSegments - settledBefore;
+                List<String> shared;
+                try (ScanResult r = engine.scanUnordered(request, fx.allocator, new io.chronix.engine.read.ScanHelpers(pool, 2))) {
+                    // several settled segments (the background compaction may have joined two)
+                    assertThat((long) r.settledSegments()).isEqualTo(settledAlone).isGreaterThanOrEqualTo(3);
+                    shared = new ArrayList<>(EngineFixture.render(r));
+                }
+                alone.sort(null);
+                shared.sort(null);
+                assertThat(shared).as("%s", request).isEqualTo(alone).isNotEmpty();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aReadFailingWhileHelpersWorkFailsTheScanAndLeaksNoBuffer() {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100)
+                .withSegments((io, seg, tmp) -> new FailingReads(new io.chronix.engine.catalog.CsxSegmentStore(io, seg, tmp), reads)));
+        for (int shard = 0; shard < 6; shard++) {
+            write(T0 + shard * 600 * SECOND, 60, 4, false);
+        }
+        engine.flush();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            reads.set(0);
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> engine.scanUnordered(ScanRequest.all("cpu"), fx.allocator, new io.chronix.engine.read.ScanHelpers(pool, 2)))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("the disk went away");
+            assertThat(reads.get()).isGreaterThanOrEqualTo(3);
+            assertThat(fx.allocator.getAllocatedMemory()).as("every batch read was closed").isZero();
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

@@ -140,6 +140,7 @@ class QueryController {
                     .append(";from=").append(p.from() == Long.MIN_VALUE ? "min" : ResultFormat.instant(p.from(), org.apache.arrow.vector.types.TimeUnit.NANOSECOND))
                     .append(";to=").append(p.to() == Long.MAX_VALUE ? "max" : ResultFormat.instant(p.to(), org.apache.arrow.vector.types.TimeUnit.NANOSECOND))
                     .append(";tags=").append(p.tags().size())
+                    .append(";fields=").append(p.fields().size())
                     .append(";columns=").append(p.columns().isEmpty() ? "all" : Integer.toString(p.columns().size()))
                     .append(";references=").append(s.references());
         }

@@ -20,6 +20,11 @@ import jakarta.validation.constraints.NotNull;
  * @param recycledBytes  native memory of finished queries' Arrow buffers kept for the next ones
  *                       instead of being unmapped (default 256 MiB; 0 keeps none): see
  *                       {@link RecyclingMemory}
+ * @param scanHelpers    threads, shared by all queries, that a query's engine scan may borrow to
+ *                       read settled segments beside the request thread (default -1: one fewer
+ *                       than the processors; 0 reads on the request thread alone). A helper still
+ *                       queued behind other queries' work when the request thread is done is
+ *                       called off, so a busy pool never delays a scan
  */
 @Validated
 @ConfigurationProperties("chronix.query")
@@ -27,5 +32,11 @@ public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("1GB") @NotNull DataSize memoryLimit,
                               @DefaultValue("1GB") @NotNull DataSize maxScanBytes,
                               @DefaultValue("4GB") @NotNull DataSize maxTotalBytes,
-                              @DefaultValue("256MB") @NotNull DataSize recycledBytes) {
+                              @DefaultValue("256MB") @NotNull DataSize recycledBytes,
+                              @DefaultValue("-1") @Min(-1) int scanHelpers) {
+
+    /** {@link #scanHelpers} with -1 resolved against this machine. */
+    public int scanHelperThreads() {
+        return scanHelpers >= 0 ? scanHelpers : Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
+    }
 }

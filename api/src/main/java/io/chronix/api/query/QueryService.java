@@ -5,6 +5,7 @@ import io.chronix.api.sql.QueryCancelledException;
 import io.chronix.api.sql.SqlErrorException;
 import io.chronix.api.sql.SqlQuery;
 import io.chronix.api.sql.SqlSandbox;
+import io.chronix.engine.read.ScanHelpers;
 import io.chronix.tenancy.TenancyDirectory;
 import io.chronix.tenancy.namespace.Namespace;
 import io.chronix.tenancy.quota.Quotas;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -66,8 +68,20 @@ public class QueryService implements AutoCloseable {
         return t;
     });
 
+    /** Threads engine scans borrow (null when none are configured); see {@link QueryProperties#scanHelpers}. */
+    private final ExecutorService scanPool;
+    private final ScanHelpers scanHelpers;
+
     public QueryService(SqlSandbox querySandbox, BufferAllocator queryAllocator, ObjectProvider<NamespaceTables> tables,
                         TenancyDirectory directory, QueryProperties properties, ObjectProvider<MeterRegistry> meters) {
+        int helpers = properties.scanHelperThreads();
+        AtomicInteger helperNumber = new AtomicInteger();
+        this.scanPool = helpers == 0 ? null : Executors.newFixedThreadPool(helpers, r -> {
+            Thread t = new Thread(r, "chronix-scan-helper-" + helperNumber.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.scanHelpers = scanPool == null ? null : new ScanHelpers(scanPool, helpers);
         this.sandbox = querySandbox;
         this.root = queryAllocator;
         this.tables = tables;
@@ -118,7 +132,7 @@ public class QueryService implements AutoCloseable {
              BufferAllocator allocator = root.newChildAllocator("query-ns-" + nsTag, 0, properties.maxScanBytes().toBytes())) {
             SqlQuery q;
             try {
-                q = SqlQuery.prepare(sandbox, new EngineTables(handle.engine()), sql, allocator);
+                q = SqlQuery.prepare(sandbox, new EngineTables(handle.engine(), scanHelpers), sql, allocator);
             } catch (OutOfMemoryException e) {
                 throw new QueryExceptions.TooLarge("chronix.query.max-scan-bytes", properties.maxScanBytes().toBytes(), e);
             }
@@ -190,5 +204,8 @@ public class QueryService implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
+        if (scanPool != null) {
+            scanPool.shutdownNow();
+        }
     }
 }

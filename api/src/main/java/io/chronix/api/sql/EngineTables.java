@@ -1,6 +1,7 @@
 package io.chronix.api.sql;
 
 import io.chronix.engine.Chronix;
+import io.chronix.engine.read.ScanHelpers;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.schema.MeasurementSchema;
@@ -9,12 +10,26 @@ import org.apache.arrow.memory.BufferAllocator;
 import java.util.Optional;
 import java.util.Set;
 
-/** A namespace's engine as the tables of a query: its measurements, their schemas, its scans. */
-public record EngineTables(Chronix engine) implements SqlQuery.Tables {
+/**
+ * A namespace's engine as the tables of a query: its measurements, their schemas, its scans.
+ *
+ * @param helpers threads the scans may borrow to read settled segments side by side; null for none
+ */
+public record EngineTables(Chronix engine, ScanHelpers helpers) implements SqlQuery.Tables {
+
+    public EngineTables(Chronix engine) {
+        this(engine, null);
+    }
 
     @Override
     public Set<String> measurements() {
         return Set.copyOf(engine.measurements());
+    }
+
+    /** The engine's identity: a namespace's statements share remembered parse trees, no other's do. */
+    @Override
+    public int parseScope() {
+        return System.identityHashCode(engine);
     }
 
     @Override
@@ -25,7 +40,7 @@ public record EngineTables(Chronix engine) implements SqlQuery.Tables {
     /** Unordered: DuckDB does not need the engine's row order, and settled segments then skip the row merge. */
     @Override
     public ScanResult scan(ScanRequest request, BufferAllocator allocator) {
-        return engine.scanUnordered(request, allocator);
+        return engine.scanUnordered(request, allocator, helpers);
     }
 
     /** From segment row counts where the engine can prove them equal to a scan's, the rest scanned. */

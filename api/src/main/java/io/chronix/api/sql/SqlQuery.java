@@ -50,6 +50,11 @@ public final class SqlQuery implements AutoCloseable {
     public interface Tables {
         Set<String> measurements();
 
+        /** Parse trees are remembered per scope ({@link SqlSandbox#serialize(int, String)}); one per namespace. */
+        default int parseScope() {
+            return 0;
+        }
+
         Optional<MeasurementSchema> schema(String measurement);
 
         ScanResult scan(ScanRequest request, BufferAllocator allocator);
@@ -112,7 +117,7 @@ public final class SqlQuery implements AutoCloseable {
         SqlQuery q = null;
         LiteralCasts casts = new LiteralCasts(sandbox);
         try {
-            String serialized = sandbox.serialize(sql);
+            String serialized = sandbox.serialize(tables.parseScope(), sql);
             Set<String> measurements = Set.copyOf(tables.measurements());
             StatementAnalysis.Result analysis = StatementAnalysis.analyse(sql, serialized, measurements, tables::schema, casts);
             q = new SqlQuery(sql, allocator, analysis.references(), analysis.hasCtes());

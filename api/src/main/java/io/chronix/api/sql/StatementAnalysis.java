@@ -1,5 +1,7 @@
 package io.chronix.api.sql;
 
+import io.chronix.engine.model.FieldType;
+import io.chronix.engine.read.FieldPredicate;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
@@ -29,7 +31,9 @@ import java.util.function.Function;
  * <p>Pushed: in a {@code SELECT} whose {@code FROM} is a single measurement, top-level
  * {@code AND} conjuncts {@code time <op> literal} (op {@code = < <= > >=}, either side,
  * {@code BETWEEN}; the literal a string, optionally cast to {@code TIMESTAMP} or
- * {@code TIMESTAMP_NS}), {@code tag = 'v'}, {@code tag IN ('v', …)} and {@code tag IS NULL}.
+ * {@code TIMESTAMP_NS}), {@code tag = 'v'}, {@code tag IN ('v', …)}, {@code tag IS NULL}, and
+ * {@code field <op> number} or {@code field BETWEEN number AND number} on a numeric field (a range
+ * the engine applies where no newer row can replace the one it leaves out).
  * Nothing under {@code OR}/{@code NOT}, nothing in a join (those scans get the whole time range).
  * Literals become nanoseconds through DuckDB's own cast ({@link TimestampLiterals}); microsecond
  * literals widen the range by a microsecond each side, so a rounding in DuckDB's comparison cannot
@@ -255,6 +259,7 @@ public final class StatementAnalysis {
         long from = Long.MIN_VALUE;
         long to = Long.MAX_VALUE;
         Map<String, TagPredicate> tags = new LinkedHashMap<>();
+        Map<String, FieldPredicate> fields = new LinkedHashMap<>();
         for (JsonNode c : conjuncts) {
             String cls = c.path("class").asString("");
             String type = c.path("type").asString("");
@@ -272,12 +277,20 @@ public final class StatementAnalysis {
                     to = Math.min(to, range[1]);
                 } else if (col.get().kind() == Column.Kind.TAG && op.equals("COMPARE_EQUAL")) {
                     stringLiteral(right).ifPresent(v -> tags.putIfAbsent(col.get().name(), new TagPredicate.Eq(col.get().name(), v)));
+                } else if (numeric(col.get())) {
+                    fieldRange(col.get().name(), op, right).ifPresent(r -> fields.merge(r.field(), r, FieldPredicate::and));
                 }
             } else if (cls.equals("BETWEEN")) {
                 Optional<Column> col = column(c.path("input"), qualifier, schema);
                 if (col.isPresent() && col.get().kind() == Column.Kind.TIME) {
                     from = Math.max(from, timeRange("COMPARE_GREATERTHANOREQUALTO", c.path("lower"))[0]);
                     to = Math.min(to, timeRange("COMPARE_LESSTHANOREQUALTO", c.path("upper"))[1]);
+                } else if (col.isPresent() && numeric(col.get())) {
+                    Optional<FieldPredicate> lo = fieldRange(col.get().name(), "COMPARE_GREATERTHANOREQUALTO", c.path("lower"));
+                    Optional<FieldPredicate> hi = fieldRange(col.get().name(), "COMPARE_LESSTHANOREQUALTO", c.path("upper"));
+                    if (lo.isPresent() && hi.isPresent()) {
+                        fields.merge(col.get().name(), lo.get().and(hi.get()), FieldPredicate::and);
+                    }
                 }
             } else if (type.equals("COMPARE_IN") && c.path("children").size() >= 2) {
                 JsonNode children = c.path("children");
@@ -305,7 +318,47 @@ public final class StatementAnalysis {
                 }
             }
         }
-        return new ScanPlan(measurement, from, to, List.copyOf(tags.values()), Set.of(Column.TIME));
+        return new ScanPlan(measurement, from, to, List.copyOf(tags.values()), Set.of(Column.TIME))
+                .withFields(List.copyOf(fields.values()));
+    }
+
+    private static boolean numeric(Column c) {
+        return c.kind() == Column.Kind.FIELD
+                && (c.type() == FieldType.FLOAT || c.type() == FieldType.INTEGER || c.type() == FieldType.UNSIGNED);
+    }
+
+    /**
+     * The range {@code field <op> literal} keeps, for a plain numeric literal ({@code 90},
+     * {@code 90.0}, {@code -1.5e3}); empty for anything else, {@code <>} included. DuckDB may
+     * compare in {@code DECIMAL} or {@code DOUBLE}, and the engine converts integers to
+     * {@code double}: the bound is widened by a billionth of its magnitude (far above either
+     * rounding), so no row DuckDB keeps is left out; the few extra ones it drops itself.
+     */
+    private static Optional<FieldPredicate> fieldRange(String field, String op, JsonNode literal) {
+        if (!"CONSTANT".equals(literal.path("class").asString(""))) {
+            return Optional.empty();
+        }
+        JsonNode lit = literal.path("literal");
+        String kind = lit.path("kind").asString("");
+        if (!kind.equals("INTEGER") && !kind.equals("NUMERIC")) {
+            return Optional.empty();
+        }
+        double v;
+        try {
+            v = new java.math.BigDecimal(lit.path("text").asString("")).doubleValue();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        if (Double.isInfinite(v) || Double.isNaN(v)) {
+            return Optional.empty();
+        }
+        double slack = Math.abs(v) * 1e-9 + Double.MIN_NORMAL;
+        return switch (op) {
+            case "COMPARE_GREATERTHAN", "COMPARE_GREATERTHANOREQUALTO" -> Optional.of(FieldPredicate.atLeast(field, v - slack));
+            case "COMPARE_LESSTHAN", "COMPARE_LESSTHANOREQUALTO" -> Optional.of(FieldPredicate.atMost(field, v + slack));
+            case "COMPARE_EQUAL" -> Optional.of(new FieldPredicate(field, v - slack, v + slack));
+            default -> Optional.empty();
+        };
     }
 
     /** Columns of the measurement the statement names anywhere (a superset of what it reads). */

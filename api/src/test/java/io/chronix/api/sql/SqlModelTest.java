@@ -99,6 +99,9 @@ class SqlModelTest {
         out.addAll(f.rows("SELECT count(*), sum(n), count(usage) FROM cpu WHERE host IN ('a', 'c') AND time >= " + ts(lo) + " AND time < " + ts(hi)));
         out.addAll(f.rows("SELECT count(*) FROM cpu WHERE host = 'b' AND time BETWEEN " + ts(lo) + " AND " + ts(hi) + " AND usage IS NULL"));
         out.addAll(f.rows("SELECT count(*) FROM cpu WHERE n = 0"));
+        // field ranges reach the scan of settled segments: a row dropped there that passes would show
+        out.addAll(f.rows("SELECT count(*), count(n), sum(n) FROM cpu WHERE usage > 100 AND time >= " + ts(lo)));
+        out.addAll(f.rows("SELECT count(*), count(usage) FROM cpu WHERE 10 >= n AND n BETWEEN -10 AND 40.5 AND usage <= 62.5"));
         return out;
     }
 
@@ -151,6 +154,25 @@ class SqlModelTest {
         out.add(count + "|" + (nCount == 0 ? "null" : Long.toString(sum)) + "|" + usage);
         out.add(Long.toString(bNullUsage));
         out.add(Long.toString(zeros));
+        long high = 0, highN = 0, highSum = 0, mid = 0;
+        for (Map.Entry<Key, Map<String, Object>> e : model.entrySet()) {
+            Object u = e.getValue().get("usage");
+            Object n = e.getValue().get("n");
+            if (u != null && (Double) u > 100 && e.getKey().time() >= lo) {
+                high++;
+                if (n != null) {
+                    highN++;
+                    highSum += (Long) n;
+                }
+            }
+            if (u != null && (Double) u <= 62.5 && n != null && (Long) n <= 10 && (Long) n >= -10) {
+                mid++;
+            }
+        }
+        assertThat(high).as("the field filters keep some rows").isPositive();
+        assertThat(mid).as("the field filters keep some rows").isPositive();
+        out.add(high + "|" + highN + "|" + (highN == 0 ? "null" : Long.toString(highSum)));
+        out.add(mid + "|" + mid);
         return out;
     }
 }

@@ -76,6 +76,37 @@ class SqlQueryTest {
     }
 
     @Test
+    void numericFieldComparisonsReachTheScanAsWidenedRanges() {
+        String sql = "SELECT host, usage FROM cpu WHERE usage > 1.5 AND 9 > usage AND n BETWEEN 0 AND 3 AND n <> 2";
+        try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), sql, f.allocator)) {
+            java.util.Map<String, io.chronix.engine.read.FieldPredicate> byField = new java.util.HashMap<>();
+            q.scans().getFirst().plan().fields().forEach(p -> byField.put(p.field(), p));
+            assertThat(byField).containsOnlyKeys("usage", "n");
+            assertThat(byField.get("usage").min()).isLessThan(1.5).isGreaterThan(1.4999);
+            assertThat(byField.get("usage").max()).isGreaterThan(9.0).isLessThan(9.0001);
+            assertThat(byField.get("n").min()).isLessThan(0.0).isGreaterThan(-1e-6);
+            assertThat(byField.get("n").max()).isGreaterThan(3.0).isLessThan(3.0001);
+            assertThat(SqlFixture.render(q.execute())).isEmpty(); // n is NULL where usage is 2.0
+        }
+        for (String notPushed : List.of(
+                "SELECT * FROM cpu WHERE usage > 1 OR host = 'a'",        // under OR
+                "SELECT * FROM cpu WHERE NOT (usage > 1)",                 // under NOT
+                "SELECT * FROM cpu WHERE usage > n",                       // no literal
+                "SELECT * FROM cpu WHERE usage <> 1",                      // no range
+                "SELECT * FROM cpu WHERE usage > 1 + 1",                   // an expression, not a literal
+                "SELECT * FROM cpu WHERE host > '1'",                      // a tag
+                "SELECT * FROM cpu x JOIN cpu y USING (host) WHERE x.usage > 1")) { // a join
+            try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), notPushed, f.allocator)) {
+                assertThat(q.scans().getFirst().plan().fields()).as(notPushed).isEmpty();
+            }
+        }
+        f.engine.flush();
+        assertThat(f.rows("SELECT host, usage FROM cpu WHERE usage >= 2 ORDER BY host")).containsExactly("a|2.0", "b|10.0");
+        assertThat(f.rows("SELECT count(*) FROM cpu WHERE n = 5")).containsExactly("1");
+        assertThat(f.rows("SELECT count(*) FROM cpu WHERE n < 1.0000000001")).containsExactly("2");
+    }
+
+    @Test
     void theLastpointShapeAsksOnlyForEachSeriesNewestRow() {
         for (String sql : java.util.List.of(
                 "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC",

@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
 
 import static io.chronix.api.sql.SqlFixture.SECOND;
 import static io.chronix.api.sql.SqlFixture.T0;
@@ -49,6 +50,28 @@ class SqlSandboxTest {
             assertThat(threads(one, 0)).isEqualTo(1);
             assertThat(threads(one, Long.MAX_VALUE)).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aStatementAskedAgainInItsScopeIsParsedOnceAndAnswersTheSame() throws SQLException {
+        String sql = "SELECT max(usage) FROM cpu WHERE host = 'a'";
+        long misses = f.sandbox.parseCacheStats().missCount();
+        long hits = f.sandbox.parseCacheStats().hitCount();
+        String first = f.sandbox.serialize(7, sql);
+        String again = f.sandbox.serialize(7, sql);
+        assertThat(again).isEqualTo(first).contains("\"table_name\":\"cpu\"");
+        assertThat(f.sandbox.parseCacheStats().hitCount() - hits).isEqualTo(1);
+        // another scope (namespace) parses for itself, and so does another text
+        assertThat(f.sandbox.serialize(8, sql)).isEqualTo(first);
+        assertThat(f.sandbox.serialize(7, sql + " AND usage > 1")).isNotEqualTo(first);
+        assertThat(f.sandbox.parseCacheStats().missCount() - misses).isEqualTo(3);
+        // a statement DuckDB cannot parse answers its error again, kept or not
+        String bad = f.sandbox.serialize(7, "SELEC 1");
+        assertThat(bad).contains("\"error\":true");
+        assertThat(f.sandbox.serialize(7, "SELEC 1")).isEqualTo(bad);
+        f.write(b -> b.beginPoint("cpu", SqlFixture.T0).tag("host", "a").floatField("usage", 3.0).endPoint());
+        assertThat(f.rows(sql)).containsExactly("3.0"); // through SqlQuery, twice, the same answer
+        assertThat(f.rows(sql)).containsExactly("3.0");
     }
 
     @Test
@@ -100,6 +123,57 @@ class SqlSandboxTest {
                 assertThat(rs.getLong(1)).as("input=" + input).isEqualTo(T0);
                 assertThat(rs.getLong(2)).as("input=" + input).isEqualTo(T0 + 30 * SECOND);
             }
+        }
+    }
+
+    /**
+     * The two-argument {@code time_bucket} and {@code date_bin} against buckets computed here, at
+     * random nanosecond instants from 1900 to 2100 (before 1970 too) and on bucket edges, for fixed
+     * widths from one second to a week and calendar widths from a month to a year.
+     */
+    @Test
+    void twoArgumentBucketsAreExactAtTheNanosecondForEveryWidth() throws SQLException {
+        long tbOrigin = java.time.Instant.parse("2000-01-03T00:00:00Z").getEpochSecond() * SECOND;
+        java.util.Random r = new java.util.Random(42);
+        List<Long> instants = new java.util.ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            long t = java.time.Instant.parse("1900-01-01T00:00:00Z").getEpochSecond() * SECOND + (long) (r.nextDouble() * 200 * 365.25 * 86_400) * SECOND;
+            instants.add(t + r.nextInt(1_000_000_000));
+            instants.add(t - Math.floorMod(t, 60 * SECOND) - 1); // a nanosecond before a minute's edge
+            instants.add(t - Math.floorMod(t, 3600 * SECOND));   // on an hour's edge
+        }
+        Map<String, Long> fixed = Map.of("1 second", SECOND, "7 seconds", 7 * SECOND, "1 minute", 60 * SECOND, "90 minutes", 5400 * SECOND,
+                "1 day", 86_400 * SECOND, "7 days", 7 * 86_400 * SECOND);
+        Map<String, Integer> calendar = Map.of("1 month", 1, "3 months", 3, "1 year", 12);
+        try (DuckDBConnection c = f.sandbox.connect(0); Statement s = c.createStatement()) {
+            for (long t : instants) {
+                String ts = "make_timestamp_ns(" + t + ")";
+                for (Map.Entry<String, Long> w : fixed.entrySet()) {
+                    long width = w.getValue();
+                    assertThat(bucket(s, "time_bucket(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("time_bucket %s %d", w.getKey(), t)
+                            .isEqualTo(t - Math.floorMod(t - tbOrigin, width));
+                    assertThat(bucket(s, "date_bin(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("date_bin %s %d", w.getKey(), t)
+                            .isEqualTo(t - Math.floorMod(t, width));
+                }
+                java.time.LocalDateTime at = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(t, SECOND), (int) Math.floorMod(t, SECOND),
+                        java.time.ZoneOffset.UTC);
+                for (Map.Entry<String, Integer> w : calendar.entrySet()) {
+                    for (int originYear : new int[] {2000, 1970}) {
+                        long months = (at.getYear() - originYear) * 12L + at.getMonthValue() - 1;
+                        long first = Math.floorDiv(months, w.getValue()) * w.getValue();
+                        long expected = java.time.LocalDateTime.of(originYear, 1, 1, 0, 0).plusMonths(first).toEpochSecond(java.time.ZoneOffset.UTC) * SECOND;
+                        String fn = originYear == 2000 ? "time_bucket" : "date_bin";
+                        assertThat(bucket(s, fn + "(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("%s %s %d", fn, w.getKey(), t).isEqualTo(expected);
+                    }
+                }
+            }
+        }
+    }
+
+    private static long bucket(Statement s, String expression) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT epoch_ns(" + expression + ")")) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong(1);
         }
     }
 

@@ -4,6 +4,7 @@ import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.error.StorageIoException;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.read.ArrowValues;
+import io.chronix.engine.read.FieldPredicate;
 import io.chronix.engine.read.LastPoint;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentColumns;
@@ -292,6 +293,19 @@ public final class CsxSegmentStore implements SegmentStore {
     @Override
     public void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags, BufferAllocator allocator,
             Consumer<VectorSchemaRoot> sink) {
+        read(file, columns, from, to, tags, List.of(), allocator, sink);
+    }
+
+    /**
+     * Row groups are pruned by time and by the series table as in {@link #read(SegmentFile, List,
+     * long, long, List, BufferAllocator, Consumer)}; then each field predicate is evaluated on its
+     * column's decoded block ({@link SegmentReader#filterRows}) and only the passing rows of the
+     * projected columns are materialised — unless most of the row group passes, which is read
+     * whole (gathering most of a group costs what decoding it does).
+     */
+    @Override
+    public void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags,
+            List<FieldPredicate> fields, BufferAllocator allocator, Consumer<VectorSchemaRoot> sink) {
         Handle h = acquire(file);
         try {
             SegmentReader r = h.reader;
@@ -315,14 +329,67 @@ public final class CsxSegmentStore implements SegmentStore {
                         }
                     }
                 }
-                boolean whole = wanted == null || wanted[rg].length == 0;
-                try (VectorSchemaRoot root = whole ? r.readRowGroup(allocator, rg, columns) : r.readRowGroupRows(allocator, rg, columns, wanted[rg])) {
+                int[] ranges = wanted == null || wanted[rg].length == 0 ? null : wanted[rg];
+                if (!fields.isEmpty()) {
+                    ranges = passingRows(r, allocator, rg, ranges, fields);
+                    if (ranges != null && ranges.length == 0) {
+                        continue;
+                    }
+                }
+                try (VectorSchemaRoot root = ranges == null ? r.readRowGroup(allocator, rg, columns) : r.readRowGroupRows(allocator, rg, columns, ranges)) {
                     sink.accept(root);
                 }
             }
         } finally {
             release(h);
         }
+    }
+
+    /**
+     * The rows of row group {@code rg} within {@code ranges} ({@code null}: all of it) that pass
+     * every field predicate the reader can evaluate, as {@code [start0, count0, …]}: empty if none
+     * passes, {@code null} to read the row group whole (the predicates are not evaluable here, or
+     * most rows of a whole group pass).
+     */
+    private static int[] passingRows(SegmentReader r, BufferAllocator allocator, int rg, int[] ranges, List<FieldPredicate> fields) {
+        int rowCount = r.rowGroups().get(rg).rowCount();
+        boolean[] keep = new boolean[rowCount];
+        if (ranges == null) {
+            Arrays.fill(keep, true);
+        } else {
+            for (int i = 0; i < ranges.length; i += 2) {
+                Arrays.fill(keep, ranges[i], ranges[i] + ranges[i + 1], true);
+            }
+        }
+        boolean applied = false;
+        for (FieldPredicate p : fields) {
+            applied |= r.filterRows(allocator, rg, p.field(), p::test, keep);
+        }
+        if (!applied) {
+            return ranges;
+        }
+        int[] runs = new int[16];
+        int n = 0;
+        int kept = 0;
+        for (int row = 0; row < rowCount; row++) {
+            if (!keep[row]) {
+                continue;
+            }
+            int start = row;
+            while (row < rowCount && keep[row]) {
+                row++;
+            }
+            if (n + 2 > runs.length) {
+                runs = Arrays.copyOf(runs, runs.length * 2);
+            }
+            runs[n++] = start;
+            runs[n++] = row - start;
+            kept += row - start;
+        }
+        if (ranges == null && kept * 4L >= rowCount * 3L) {
+            return null;
+        }
+        return Arrays.copyOf(runs, n);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.chronix.engine.catalog;
 
 import io.chronix.engine.segment.SegmentColumns;
+import io.chronix.engine.read.FieldPredicate;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentFile;
 import org.apache.arrow.memory.BufferAllocator;
@@ -36,6 +37,17 @@ public interface SegmentStore {
      */
     void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags, BufferAllocator allocator,
             Consumer<VectorSchemaRoot> sink);
+
+    /**
+     * {@link #read} with field predicates too: a store may also leave out rows (or whole row
+     * groups) in which a predicate's field is NULL or outside its range ({@link FieldPredicate}),
+     * never a row that passes them all. Only for a segment nothing can overwrite: the rows left out
+     * are not there to be folded with a newer version. The default ignores them.
+     */
+    default void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags,
+            List<FieldPredicate> fields, BufferAllocator allocator, Consumer<VectorSchemaRoot> sink) {
+        read(file, columns, from, to, tags, allocator, sink);
+    }
 
     /**
      * Deletes the segment's files (the segment and any sidecar) if they exist, and drops the

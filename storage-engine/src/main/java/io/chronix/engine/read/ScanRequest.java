@@ -12,13 +12,22 @@ import java.util.Objects;
  * @param from the first timestamp, inclusive
  * @param to the last timestamp, inclusive
  * @param tags predicates on tags, all of which must hold (AND)
+ * @param fields ranges of numeric fields (AND), a hint only: a scan may return rows outside them,
+ *     so the consumer applies its condition again ({@link FieldPredicate})
  */
-public record ScanRequest(String measurement, List<String> columns, long from, long to, List<TagPredicate> tags) {
+public record ScanRequest(String measurement, List<String> columns, long from, long to, List<TagPredicate> tags,
+        List<FieldPredicate> fields) {
 
     public ScanRequest {
         Objects.requireNonNull(measurement, "measurement");
         columns = List.copyOf(columns);
         tags = List.copyOf(tags);
+        fields = List.copyOf(fields);
+    }
+
+    /** A request without field predicates. */
+    public ScanRequest(String measurement, List<String> columns, long from, long to, List<TagPredicate> tags) {
+        this(measurement, columns, from, to, tags, List.of());
     }
 
     /** Every column, every time, no predicate. */
@@ -27,14 +36,18 @@ public record ScanRequest(String measurement, List<String> columns, long from, l
     }
 
     public ScanRequest withColumns(String... names) {
-        return new ScanRequest(measurement, List.of(names), from, to, tags);
+        return new ScanRequest(measurement, List.of(names), from, to, tags, fields);
     }
 
     public ScanRequest withTimeRange(long fromInclusive, long toInclusive) {
-        return new ScanRequest(measurement, columns, fromInclusive, toInclusive, tags);
+        return new ScanRequest(measurement, columns, fromInclusive, toInclusive, tags, fields);
     }
 
     public ScanRequest withTags(TagPredicate... predicates) {
-        return new ScanRequest(measurement, columns, from, to, List.of(predicates));
+        return new ScanRequest(measurement, columns, from, to, List.of(predicates), fields);
+    }
+
+    public ScanRequest withFields(FieldPredicate... predicates) {
+        return new ScanRequest(measurement, columns, from, to, tags, List.of(predicates));
     }
 }

@@ -419,6 +419,70 @@ public final class SegmentReader implements AutoCloseable {
                 (d, c, column, v) -> BlockImages.fillRanges(v, image(d, allocator, rowGroup, c, column, g.blocks().get(c)), ranges, rows));
     }
 
+    /**
+     * Clears {@code keep[row]} for every row of row group {@code rowGroup} whose value of numeric
+     * field {@code field} is NULL or fails {@code test} ({@code INTEGER} and {@code UNSIGNED}
+     * values are converted to {@code double}); a segment without the column holds it as NULL, so
+     * every row is cleared. The block is decoded whole once (or taken from the block cache) and
+     * read from its image, with no vector built: a selective condition on one field then decides
+     * which rows of the other columns are materialised ({@link #readRowGroupRows}).
+     *
+     * @param keep one entry per row of the row group; entries already false stay false
+     * @return false, leaving {@code keep} alone, if the column is not a numeric field
+     */
+    public boolean filterRows(BufferAllocator allocator, int rowGroup, String field, java.util.function.DoublePredicate test,
+            boolean[] keep) {
+        checkOpen();
+        SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
+        if (keep.length != g.rowCount()) {
+            throw new IllegalArgumentException("one flag per row [rows=" + g.rowCount() + ", flags=" + keep.length + "]");
+        }
+        int c = meta.columnIndex(field);
+        if (c < 0) {
+            Arrays.fill(keep, false);
+            return true;
+        }
+        SegmentMeta.Column column = meta.columns().get(c);
+        FieldType type = column.type();
+        if (column.role() != SegmentMeta.Role.FIELD
+                || (type != FieldType.FLOAT && type != FieldType.INTEGER && type != FieldType.UNSIGNED)) {
+            return false;
+        }
+        DecodedBlock image;
+        Decoder d = acquire();
+        try {
+            image = image(d, allocator, rowGroup, c, column, g.blocks().get(c));
+        } finally {
+            release(d);
+        }
+        byte[] data = image.data();
+        byte[] validity = image.validity();
+        for (int row = 0; row < keep.length; row++) {
+            if (!keep[row]) {
+                continue;
+            }
+            if (validity != null && (validity[row >>> 3] & (1 << (row & 7))) == 0) {
+                keep[row] = false;
+                continue;
+            }
+            long bits = (long) LONG_LE.get(data, row * 8);
+            double v = switch (type) {
+                case FLOAT -> Double.longBitsToDouble(bits);
+                case INTEGER -> (double) bits;
+                default -> unsignedToDouble(bits);
+            };
+            keep[row] = test.test(v);
+        }
+        return true;
+    }
+
+    private static final java.lang.invoke.VarHandle LONG_LE =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private static double unsignedToDouble(long bits) {
+        return bits >= 0 ? (double) bits : ((double) (bits >>> 1)) * 2.0 + (bits & 1);
+    }
+
     /** Fills one projected column's vector of a row group. */
     @FunctionalInterface
     private interface ColumnFill {
