@@ -862,7 +862,8 @@ public final class Chronix implements AutoCloseable {
             BufferAllocator allocator, ScanHelpers helpers) {
         int n = settled.size();
         List<String> projection = SegmentPassThrough.projection(output, request.tags());
-        List<List<VectorSchemaRoot>> bySegment = new ArrayList<>(java.util.Collections.nCopies(n, null));
+        // each slot is written by one worker; ScanHelpers.run returns only after every worker finished
+        java.util.concurrent.atomic.AtomicReferenceArray<List<VectorSchemaRoot>> bySegment = new java.util.concurrent.atomic.AtomicReferenceArray<>(n);
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
         Runnable worker = () -> {
@@ -878,10 +879,7 @@ public final class Chronix implements AutoCloseable {
                     // nothing can overwrite a settled segment's rows, so the field predicates may drop some
                     store.read(SegmentFile.parse(e.file()), present, request.from(), request.to(), request.tags(), request.fields(),
                             allocator, pass::add);
-                    List<VectorSchemaRoot> taken = pass.takeBatches();
-                    synchronized (bySegment) {
-                        bySegment.set(i, taken);
-                    }
+                    bySegment.set(i, pass.takeBatches());
                 }
             } catch (Throwable t) {
                 failure.compareAndSet(null, t);
@@ -893,11 +891,10 @@ public final class Chronix implements AutoCloseable {
             helpers.run(n, worker);
         }
         List<VectorSchemaRoot> batches = new ArrayList<>();
-        synchronized (bySegment) {
-            for (List<VectorSchemaRoot> b : bySegment) {
-                if (b != null) {
-                    batches.addAll(b);
-                }
+        for (int i = 0; i < n; i++) {
+            List<VectorSchemaRoot> b = bySegment.get(i);
+            if (b != null) {
+                batches.addAll(b);
             }
         }
         Throwable t = failure.get();

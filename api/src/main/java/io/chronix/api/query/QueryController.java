@@ -73,7 +73,7 @@ class QueryController {
             application/json (default) `{"columns": [{"name", "type"}], "rows": [[…]]}` with RFC 3339 UTC timestamps at full \
             precision and NULL as null; text/csv (header line, CRLF, NULL as an empty field); \
             application/vnd.apache.arrow.stream (Arrow IPC stream). Results stream. Header X-Chronix-Scan says, per \
-            measurement, what the engine scan read after pruning by time range, tags and columns; X-Chronix-Scan-Rows the total rows. \
+            measurement, what the engine scan read after pruning by time range, tags, numeric field ranges and columns; X-Chronix-Scan-Rows the total rows. \
             400: SQL errors (message, errorType, position), unknown measurement; 408: over queryTimeout; 422: over a memory \
             limit; 429: over maxConcurrentQueries (Retry-After).""",
             security = @SecurityRequirement(name = "bearer"),

@@ -386,7 +386,7 @@ public final class CsxSegmentStore implements SegmentStore {
             runs[n++] = row - start;
             kept += row - start;
         }
-        if (ranges == null && kept * 4L >= rowCount * 3L) {
+        if (ranges == null && mostOf(kept, rowCount)) {
             return null;
         }
         return Arrays.copyOf(runs, n);
@@ -464,10 +464,14 @@ public final class CsxSegmentStore implements SegmentStore {
             for (int i = 1; i < counts[k]; i += 2) {
                 rows += ranges[k][i];
             }
-            // gathering most of a group costs what decoding it does, in more pieces
-            ranges[k] = rows * 4L >= groups.get(k).rowCount() * 3L ? new int[0] : Arrays.copyOf(ranges[k], counts[k]);
+            ranges[k] = mostOf(rows, groups.get(k).rowCount()) ? new int[0] : Arrays.copyOf(ranges[k], counts[k]);
         }
         return ranges;
+    }
+
+    /** Whether {@code rows} are most of a row group: gathering them costs what decoding it whole does, in more pieces. */
+    private static boolean mostOf(long rows, int groupRows) {
+        return rows * 4L >= groupRows * 3L;
     }
 
     private static boolean anyRowPasses(VectorSchemaRoot probe, List<TagPredicate> tags) {

@@ -23,6 +23,12 @@ public enum FieldType {
         return code;
     }
 
+    /** An {@code UNSIGNED} value's 64 bits as the nearest {@code double} (values above 2^63 included). */
+    public static double unsignedToDouble(long bits) {
+        double d = (double) (bits >>> 1) * 2.0;
+        return d + (bits & 1);
+    }
+
     /** The type with {@code code}, or {@code null} if there is none (the caller reports it). */
     public static FieldType ofCode(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;

@@ -52,7 +52,7 @@ public final class BucketAccumulator {
                 }
             }
             case INTEGER -> d = bits;
-            case UNSIGNED -> d = unsignedToDouble(bits);
+            case UNSIGNED -> d = FieldType.unsignedToDouble(bits);
             default -> throw new IllegalArgumentException("not a numeric field type: " + t);
         }
         if (count[f] == 0) {
@@ -84,11 +84,6 @@ public final class BucketAccumulator {
             case INTEGER -> Long.compare(a, b);
             default -> Long.compareUnsigned(a, b);
         };
-    }
-
-    static double unsignedToDouble(long bits) {
-        double d = (double) (bits >>> 1) * 2.0;
-        return d + (bits & 1);
     }
 
     public int fieldCount() {

@@ -469,7 +469,7 @@ public final class SegmentReader implements AutoCloseable {
             double v = switch (type) {
                 case FLOAT -> Double.longBitsToDouble(bits);
                 case INTEGER -> (double) bits;
-                default -> unsignedToDouble(bits);
+                default -> FieldType.unsignedToDouble(bits);
             };
             keep[row] = test.test(v);
         }
@@ -478,10 +478,6 @@ public final class SegmentReader implements AutoCloseable {
 
     private static final java.lang.invoke.VarHandle LONG_LE =
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-    private static double unsignedToDouble(long bits) {
-        return bits >= 0 ? (double) bits : ((double) (bits >>> 1)) * 2.0 + (bits & 1);
-    }
 
     /** Fills one projected column's vector of a row group. */
     @FunctionalInterface

@@ -1,5 +1,7 @@
 package io.chronix.engine.segment;
 
+import io.chronix.engine.model.FieldType;
+
 import java.util.HashSet;
 import java.util.Set;
 
@@ -65,7 +67,7 @@ final class StatsAccumulator {
                 max = v;
             }
         }
-        sum += unsignedToDouble(v);
+        sum += FieldType.unsignedToDouble(v);
         long low = sumLow + v;
         sumHigh += Long.compareUnsigned(low, sumLow) < 0 ? 1 : 0;
         sumLow = low;
@@ -123,11 +125,6 @@ final class StatsAccumulator {
         if (v > max) {
             max = v;
         }
-    }
-
-    private static double unsignedToDouble(long v) {
-        double d = (double) (v >>> 1) * 2.0;
-        return d + (v & 1);
     }
 
     private void distinctLong(long v) {
