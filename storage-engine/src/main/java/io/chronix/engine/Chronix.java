@@ -2075,9 +2075,12 @@ public final class Chronix implements AutoCloseable {
         flushLock.lock();
         try {
             gate.writeLock().lock();
+            // a compaction may replace segments meanwhile: like a scan, keep their files until done
+            long ticket = reclaimer.enter();
             try {
                 return lifecycle.repairLiveSeries(); // sidecars, plus the tombstones applying to each segment
             } finally {
+                reclaimer.exit(ticket);
                 gate.writeLock().unlock();
             }
         } finally {
