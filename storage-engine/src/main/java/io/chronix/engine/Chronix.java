@@ -146,6 +146,8 @@ public final class Chronix implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Chronix.class.getName());
     private static final int SCAN_BATCH_ROWS = 64 * 1024;
+    /** Up to this many series in a measurement, a scan's tag selectivity is counted to size it ({@link #estimatedRows}). */
+    private static final int SELECTIVITY_MAX_SERIES = 20_000;
 
     private final Path dir;
     private final EngineConfig config;
@@ -885,7 +887,7 @@ public final class Chronix implements AutoCloseable {
                 failure.compareAndSet(null, t);
             }
         };
-        if (helpers == null || n < 2) {
+        if (helpers == null || n < 2 || !helpers.worthWaking(estimatedRows(settled, request, helpers.minRows()))) {
             worker.run();
         } else {
             helpers.run(n, worker);
@@ -909,6 +911,37 @@ public final class Chronix implements AutoCloseable {
             throw new IllegalStateException(t);
         }
         return batches;
+    }
+
+    /**
+     * About how many rows reading {@code settled} for {@code request} decodes: each segment's row
+     * count times the share of its time span the range covers, times the share of the
+     * measurement's series the tag predicates keep (counted over the series when there are at most
+     * {@link #SELECTIVITY_MAX_SERIES}, else taken as one). It only decides whether helpers are worth
+     * waking, so a rough figure is enough; it never changes what is read.
+     */
+    private long estimatedRows(List<SegmentEntry> settled, ScanRequest request, long enough) {
+        double rows = 0;
+        for (SegmentEntry e : settled) {
+            double span = (double) e.maxTime() - e.minTime() + 1;
+            double covered = (double) Math.min(request.to(), e.maxTime()) - Math.max(request.from(), e.minTime()) + 1;
+            rows += e.rowCount() * Math.clamp(covered / span, 0.0, 1.0);
+        }
+        if (!request.tags().isEmpty() && rows >= enough) { // below it the series need no counting
+            SeriesRef[] all = series.seriesOf(request.measurement());
+            if (all.length > 0 && all.length <= SELECTIVITY_MAX_SERIES) {
+                int kept = 0;
+                for (SeriesRef s : all) {
+                    boolean passes = true;
+                    for (TagPredicate p : request.tags()) {
+                        passes &= p.test(s.tag(p.key()));
+                    }
+                    kept += passes ? 1 : 0;
+                }
+                rows *= (double) kept / all.length;
+            }
+        }
+        return (long) rows;
     }
 
     /**

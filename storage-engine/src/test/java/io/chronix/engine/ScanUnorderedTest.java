@@ -139,7 +139,7 @@ class ScanUnorderedTest {
                 List<String> alone = new ArrayList<>(fx.rowsUnordered(engine, request));
                 long settledAlone = fx.settledSegments - settledBefore;
                 List<String> shared;
-                try (ScanResult r = engine.scanUnordered(request, fx.allocator, new io.chronix.engine.read.ScanHelpers(pool, 2))) {
+                try (ScanResult r = engine.scanUnordered(request, fx.allocator, new io.chronix.engine.read.ScanHelpers(pool, 2, 0))) {
                     // several settled segments (the background compaction may have joined two)
                     assertThat((long) r.settledSegments()).isEqualTo(settledAlone).isGreaterThanOrEqualTo(3);
                     shared = new ArrayList<>(EngineFixture.render(r));
@@ -150,6 +150,42 @@ class ScanUnorderedTest {
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void onlyScansExpectedToReadEnoughRowsWakeAHelper() {
+        open();
+        for (int shard = 0; shard < 6; shard++) {
+            write(T0 + shard * 600 * SECOND, 60, 4, false); // 6 segments of 240 rows, 4 series
+        }
+        engine.flush();
+        java.util.concurrent.atomic.AtomicInteger handedOut = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.Executor counting = task -> {
+            handedOut.incrementAndGet();
+            task.run();
+        };
+        io.chronix.engine.read.ScanHelpers helpers = new io.chronix.engine.read.ScanHelpers(counting, 2, 1000);
+        record Case(String name, ScanRequest request, boolean wakes) {
+        }
+        for (Case c : List.of(
+                new Case("all 1,440 rows", ScanRequest.all("cpu"), true),
+                new Case("one series of four: ~360 rows", ScanRequest.all("cpu").withTags(new TagPredicate.Eq("host", "h1")), false),
+                new Case("two series of four over the whole range: ~720 rows",
+                        ScanRequest.all("cpu").withTags(new TagPredicate.Eq("dc", "east")), false),
+                new Case("every series over a third of the time: ~480 rows",
+                        ScanRequest.all("cpu").withTimeRange(T0, T0 + 1199 * SECOND), false))) {
+            handedOut.set(0);
+            List<String> alone = new ArrayList<>(fx.rowsUnordered(engine, c.request()));
+            List<String> shared;
+            try (ScanResult r = engine.scanUnordered(c.request(), fx.allocator, helpers)) {
+                assertThat(r.settledSegments()).as(c.name()).isGreaterThanOrEqualTo(2);
+                shared = new ArrayList<>(EngineFixture.render(r));
+            }
+            assertThat(handedOut.get() > 0).as("%s wakes a helper", c.name()).isEqualTo(c.wakes());
+            alone.sort(null);
+            shared.sort(null);
+            assertThat(shared).as(c.name()).isEqualTo(alone).isNotEmpty();
         }
     }
 
@@ -166,7 +202,7 @@ class ScanUnorderedTest {
         try {
             reads.set(0);
             org.assertj.core.api.Assertions.assertThatThrownBy(
-                    () -> engine.scanUnordered(ScanRequest.all("cpu"), fx.allocator, new io.chronix.engine.read.ScanHelpers(pool, 2)))
+                    () -> engine.scanUnordered(ScanRequest.all("cpu"), fx.allocator, new io.chronix.engine.read.ScanHelpers(pool, 2, 0)))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("the disk went away");
             assertThat(reads.get()).isGreaterThanOrEqualTo(3);
             assertThat(fx.allocator.getAllocatedMemory()).as("every batch read was closed").isZero();

@@ -145,14 +145,21 @@ class SqlSandboxTest {
         Map<String, Long> fixed = Map.of("1 second", SECOND, "7 seconds", 7 * SECOND, "1 minute", 60 * SECOND, "90 minutes", 5400 * SECOND,
                 "1 day", 86_400 * SECOND, "7 days", 7 * 86_400 * SECOND);
         Map<String, Integer> calendar = Map.of("1 month", 1, "3 months", 3, "1 year", 12);
-        try (DuckDBConnection c = f.sandbox.connect(0); Statement s = c.createStatement()) {
+        for (long input : List.of(0L, Long.MAX_VALUE)) { // each instance defines the macros its own way
+            bucketsAreExact(input, instants, tbOrigin, fixed, calendar);
+        }
+    }
+
+    private void bucketsAreExact(long input, List<Long> instants, long tbOrigin, Map<String, Long> fixed, Map<String, Integer> calendar)
+            throws SQLException {
+        try (DuckDBConnection c = f.sandbox.connect(input); Statement s = c.createStatement()) {
             for (long t : instants) {
                 String ts = "make_timestamp_ns(" + t + ")";
                 for (Map.Entry<String, Long> w : fixed.entrySet()) {
                     long width = w.getValue();
-                    assertThat(bucket(s, "time_bucket(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("time_bucket %s %d", w.getKey(), t)
+                    assertThat(bucket(s, "time_bucket(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("input %d: time_bucket %s %d", input, w.getKey(), t)
                             .isEqualTo(t - Math.floorMod(t - tbOrigin, width));
-                    assertThat(bucket(s, "date_bin(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("date_bin %s %d", w.getKey(), t)
+                    assertThat(bucket(s, "date_bin(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("input %d: date_bin %s %d", input, w.getKey(), t)
                             .isEqualTo(t - Math.floorMod(t, width));
                 }
                 java.time.LocalDateTime at = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(t, SECOND), (int) Math.floorMod(t, SECOND),
@@ -163,7 +170,24 @@ class SqlSandboxTest {
                         long first = Math.floorDiv(months, w.getValue()) * w.getValue();
                         long expected = java.time.LocalDateTime.of(originYear, 1, 1, 0, 0).plusMonths(first).toEpochSecond(java.time.ZoneOffset.UTC) * SECOND;
                         String fn = originYear == 2000 ? "time_bucket" : "date_bin";
-                        assertThat(bucket(s, fn + "(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("%s %s %d", fn, w.getKey(), t).isEqualTo(expected);
+                        assertThat(bucket(s, fn + "(INTERVAL '" + w.getKey() + "', " + ts + ")")).as("input %d: %s %s %d", input, fn, w.getKey(), t).isEqualTo(expected);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aWidthOfZeroOrLessIsRefusedAlikeOnBothInstances() throws SQLException {
+        for (long input : List.of(0L, Long.MAX_VALUE)) {
+            for (String width : List.of("0 seconds", "-1 minute")) {
+                for (String call : List.of("time_bucket(INTERVAL '%s', TIMESTAMP_NS '2026-01-01 00:00:59.9999996')",
+                        "date_bin(INTERVAL '%s', TIMESTAMP_NS '2026-01-01 00:00:59.9999996')",
+                        "time_bucket(INTERVAL '%s', TIMESTAMP_NS '2026-01-01 00:00:59.9999996', TIMESTAMP_NS '2026-01-01 00:00:00.5')")) {
+                    String expression = call.formatted(width);
+                    try (DuckDBConnection c = f.sandbox.connect(input); Statement s = c.createStatement()) {
+                        assertThatThrownBy(() -> bucket(s, expression)).as("input %d: %s", input, expression)
+                                .isInstanceOf(SQLException.class).hasMessageContaining("Period must be greater than 0");
                     }
                 }
             }

@@ -17,14 +17,38 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * @param executor where helper tasks run; its threads must not wait for the caller
  * @param helpers  at most this many helper tasks per scan (0: the caller alone)
+ * @param minRows  scans expected to read fewer rows than this run on the caller alone
+ *                 ({@link #worthWaking}); {@link #MIN_ROWS} by default
  */
-public record ScanHelpers(Executor executor, int helpers) {
+public record ScanHelpers(Executor executor, int helpers, long minRows) {
+
+    /**
+     * The default {@link #minRows}. Handing a part to a parked helper costs a thread wake-up (tens
+     * to hundreds of microseconds on a shared machine, and a cold core after it): about what the
+     * caller spends decoding a few ten thousand rows itself. A one-series, one-hour query reads two
+     * segments of 180 rows each and used to wake a helper for one of them (docs/benchmarks.md,
+     * "Small scans on the caller alone").
+     */
+    public static final long MIN_ROWS = 2L * 65_536;
 
     public ScanHelpers {
         Objects.requireNonNull(executor, "executor");
         if (helpers < 0) {
             throw new IllegalArgumentException("helpers must not be negative: " + helpers);
         }
+        if (minRows < 0) {
+            throw new IllegalArgumentException("minRows must not be negative: " + minRows);
+        }
+    }
+
+    /** Helpers for scans of at least {@link #MIN_ROWS} rows. */
+    public ScanHelpers(Executor executor, int helpers) {
+        this(executor, helpers, MIN_ROWS);
+    }
+
+    /** Whether a scan expected to read {@code estimatedRows} rows is large enough to share out. */
+    public boolean worthWaking(long estimatedRows) {
+        return helpers > 0 && estimatedRows >= minRows;
     }
 
     /**

@@ -68,4 +68,16 @@ class ScanHelpersTest {
         assertThat(queued).isEmpty();
         assertThatThrownBy(() -> new ScanHelpers(Runnable::run, -1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void onlyScansOfAtLeastMinRowsAreWorthWaking() {
+        ScanHelpers byDefault = new ScanHelpers(Runnable::run, 1);
+        assertThat(byDefault.minRows()).isEqualTo(ScanHelpers.MIN_ROWS);
+        assertThat(byDefault.worthWaking(ScanHelpers.MIN_ROWS - 1)).isFalse();
+        assertThat(byDefault.worthWaking(ScanHelpers.MIN_ROWS)).isTrue();
+        assertThat(new ScanHelpers(Runnable::run, 0, 0).worthWaking(Long.MAX_VALUE)).as("no helper to wake").isFalse();
+        assertThat(new ScanHelpers(Runnable::run, 2, 0).worthWaking(0)).isTrue();
+        assertThatThrownBy(() -> new ScanHelpers(Runnable::run, 1, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("minRows");
+    }
 }
