@@ -3,6 +3,7 @@ package io.chronix.api.query;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.TimeStampNanoVector;
@@ -146,13 +147,18 @@ class ResultFormatTest {
         assertThat(fast.toByteArray()).isEqualTo(slow.toByteArray());
     }
 
-    /** A whole result crossing the 8 KiB buffer many times, checked cell by cell against the JDK's own printing. */
+    /**
+     * A whole result crossing the buffer many times, checked cell by cell against the JDK's own
+     * printing: NULLs in every column kind, plain and escaped strings, NaN and infinities, and a
+     * type without a fast path.
+     */
     @Test
     void aResultOfManyBatchesIsWholeAndExact() throws IOException {
         try (BufferAllocator allocator = new RootAllocator()) {
             List<VectorSchemaRoot> batches = new ArrayList<>();
             StringBuilder expected = new StringBuilder("{\"columns\":[{\"name\":\"time\",\"type\":\"TIMESTAMP\"},"
-                    + "{\"name\":\"host\",\"type\":\"VARCHAR\"},{\"name\":\"n\",\"type\":\"BIGINT\"},{\"name\":\"v\",\"type\":\"DOUBLE\"}],\"rows\":[");
+                    + "{\"name\":\"host\",\"type\":\"VARCHAR\"},{\"name\":\"n\",\"type\":\"BIGINT\"},{\"name\":\"v\",\"type\":\"DOUBLE\"},"
+                    + "{\"name\":\"k\",\"type\":\"INTEGER\"}],\"rows\":[");
             Schema schema = null;
             SplittableRandom random = new SplittableRandom(11);
             int row = 0;
@@ -163,7 +169,9 @@ class ResultFormatTest {
                         org.apache.arrow.vector.types.pojo.Field.nullable("host", new org.apache.arrow.vector.types.pojo.ArrowType.Utf8()),
                         org.apache.arrow.vector.types.pojo.Field.nullable("n", new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true)),
                         org.apache.arrow.vector.types.pojo.Field.nullable("v", new org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint(
-                                org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)))), allocator);
+                                org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE)),
+                        // a type without a fast path of its own: written through its cell writer
+                        org.apache.arrow.vector.types.pojo.Field.nullable("k", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true)))), allocator);
                 schema = root.getSchema();
                 int n = 1_000 + b;
                 for (FieldVector v : root.getFieldVectors()) {
@@ -174,16 +182,32 @@ class ResultFormatTest {
                     long t = random.nextLong();
                     long i = random.nextLong();
                     double d = random.nextDouble() * 1e6;
-                    ((TimeStampNanoVector) root.getVector(0)).set(r, t);
-                    boolean nullHost = r % 7 == 0;
-                    if (!nullHost) {
-                        ((VarCharVector) root.getVector(1)).setSafe(r, ("h\"" + r + "é").getBytes(StandardCharsets.UTF_8));
+                    boolean nullTime = b == 3 && r % 9 == 0; // a batch whose time column has NULLs
+                    if (!nullTime) {
+                        ((TimeStampNanoVector) root.getVector(0)).set(r, t);
                     }
-                    ((BigIntVector) root.getVector(2)).set(r, i);
-                    ((Float8Vector) root.getVector(3)).set(r, d);
-                    expected.append(row == 0 ? "[" : ",[").append('"')
-                            .append(Instant.ofEpochSecond(Math.floorDiv(t, NS), Math.floorMod(t, NS))).append("\",")
-                            .append(nullHost ? "null" : "\"h\\\"" + r + "é\"").append(',').append(i).append(',').append(d).append(']');
+                    boolean nullHost = r % 7 == 0;
+                    // plain ASCII (copied as it is) and text with a quote and a non-ASCII letter (escaped, decoded)
+                    String host = r % 2 == 0 ? "host_" + r : "h\"" + r + "é";
+                    if (!nullHost) {
+                        ((VarCharVector) root.getVector(1)).setSafe(r, host.getBytes(StandardCharsets.UTF_8));
+                    }
+                    boolean nullN = r % 11 == 0;
+                    if (!nullN) {
+                        ((BigIntVector) root.getVector(2)).set(r, i);
+                    }
+                    double v = r % 13 == 0 ? Double.NaN : r % 17 == 0 ? Double.NEGATIVE_INFINITY : d;
+                    ((Float8Vector) root.getVector(3)).set(r, v);
+                    boolean nullK = r % 5 == 0;
+                    if (!nullK) {
+                        ((IntVector) root.getVector(4)).set(r, (int) i);
+                    }
+                    expected.append(row == 0 ? "[" : ",[")
+                            .append(nullTime ? "null" : "\"" + Instant.ofEpochSecond(Math.floorDiv(t, NS), Math.floorMod(t, NS)) + "\"").append(',')
+                            .append(nullHost ? "null" : "\"" + host.replace("\"", "\\\"") + "\"").append(',')
+                            .append(nullN ? "null" : Long.toString(i)).append(',')
+                            .append(Double.isNaN(v) ? "\"NaN\"" : Double.isInfinite(v) ? "\"-Infinity\"" : Double.toString(v)).append(',')
+                            .append(nullK ? "null" : Integer.toString((int) i)).append(']');
                 }
                 root.setRowCount(n);
                 batches.add(root);
