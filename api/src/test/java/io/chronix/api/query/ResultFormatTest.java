@@ -148,6 +148,51 @@ class ResultFormatTest {
     }
 
     /**
+     * Cells of every length up to 17 bytes (short ones are checked eight bytes at a time), each
+     * with one byte that needs a second look (a quote, a backslash, a control character, the first
+     * byte of a two-byte character) at every position, or none, print as the String path prints them.
+     */
+    @Test
+    void shortCellsWithASpecialByteAnywherePrintAsTheirDecodedTextDoes() throws IOException {
+        List<byte[]> cells = new ArrayList<>();
+        byte[][] specials = {{'"'}, {'\\'}, {0x1f}, {0x00}, {0x7f}, {(byte) 0xC3, (byte) 0xA9}};
+        for (int len = 0; len <= 17; len++) {
+            cells.add("abcdefghijklmnopq".substring(0, len).getBytes(StandardCharsets.US_ASCII));
+            for (int pos = 0; pos < len; pos++) {
+                for (byte[] special : specials) {
+                    byte[] cell = new byte[len + special.length - 1];
+                    for (int i = 0; i < cell.length; i++) {
+                        cell[i] = (byte) ('a' + i % 26);
+                    }
+                    System.arraycopy(special, 0, cell, pos, special.length);
+                    cells.add(cell);
+                }
+            }
+        }
+        ByteArrayOutputStream fast = new ByteArrayOutputStream();
+        ByteArrayOutputStream slow = new ByteArrayOutputStream();
+        try (BufferAllocator a = new RootAllocator(); VarCharVector v = new VarCharVector("s", a)) {
+            v.allocateNew(cells.size());
+            for (int i = 0; i < cells.size(); i++) {
+                v.setSafe(i, cells.get(i));
+            }
+            v.setValueCount(cells.size());
+            JsonBytes w = new JsonBytes(fast);
+            Writer writer = new OutputStreamWriter(slow, StandardCharsets.UTF_8);
+            for (int i = 0; i < cells.size(); i++) {
+                long start = v.getStartOffset(i);
+                if (!w.asciiUtf8(v.getDataBuffer(), start, (int) (v.getEndOffset(i) - start))) {
+                    w.string(new String(cells.get(i), StandardCharsets.UTF_8));
+                }
+                ResultFormat.jsonString(writer, new String(cells.get(i), StandardCharsets.UTF_8));
+            }
+            w.flush();
+            writer.flush();
+        }
+        assertThat(fast.toString(StandardCharsets.UTF_8)).isEqualTo(slow.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
      * A whole result crossing the buffer many times, checked cell by cell against the JDK's own
      * printing: NULLs in every column kind, plain and escaped strings, NaN and infinities, and a
      * type without a fast path.
