@@ -82,11 +82,19 @@ enum ResultFormat {
 
     /** Writes the whole result; returns the number of rows written. */
     long write(ArrowReader reader, OutputStream out) throws IOException {
-        return switch (this) {
-            case JSON -> writeJson(reader, out);
-            case CSV -> writeCsv(reader, out);
-            case ARROW -> writeArrow(reader, out);
-        };
+        // ENUM columns arrive dictionary-encoded: every format writes their values, not their indices
+        ArrowReader answer = DictionaryDecodingReader.decoding(reader);
+        try {
+            return switch (this) {
+                case JSON -> writeJson(answer, out);
+                case CSV -> writeCsv(answer, out);
+                case ARROW -> writeArrow(answer, out);
+            };
+        } finally {
+            if (answer != reader) {
+                answer.close(); // its own root and decoded vectors; the caller closes the source
+            }
+        }
     }
 
     /**

@@ -136,18 +136,41 @@ class QueryEndpointTest {
     void arrowAnswerDecodesToTheSameValues() throws Exception {
         byte[] body = query("SELECT time, host, usage FROM cpu ORDER BY time", "application/vnd.apache.arrow.stream")
                 .andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray();
+        assertThat(arrowRows(body, "Timestamp(NANOSECOND, null)")).containsExactly("2026-01-01T00:00|a|1.5", "2026-01-01T00:00:00.000000001|a|2.5",
+                "2026-01-01T01:00|b|null", "2026-01-01T02:00:00.999999999|a|9.0");
+    }
+
+    /** DuckDB hands an ENUM over as an Arrow dictionary: every format must print the values, not their indices. */
+    @Test
+    void enumColumnsPrintTheirValuesInEveryFormat() throws Exception {
+        String sql = "SELECT CAST(host AS ENUM('a', 'b')) AS e, n FROM cpu ORDER BY time";
+        JsonNode r = json(sql);
+        assertThat(r.get("columns").toString()).isEqualTo("[{\"name\":\"e\",\"type\":\"VARCHAR\"},{\"name\":\"n\",\"type\":\"BIGINT\"}]");
+        assertThat(r.get("rows").toString()).isEqualTo("[[\"a\",3],[\"a\",null],[\"b\",0],[\"a\",null]]");
+        String csv = query(sql, "text/csv").andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+        assertThat(csv).isEqualTo("e,n\r\na,3\r\na,\r\nb,0\r\na,\r\n");
+        byte[] body = query(sql, "application/vnd.apache.arrow.stream").andExpect(status().isOk()).andReturn().getResponse()
+                .getContentAsByteArray();
+        assertThat(arrowRows(body, "Utf8")).containsExactly("a|3", "a|null", "b|0", "a|null");
+    }
+
+    /** An Arrow IPC answer's rows, cells joined by {@code |}; its first column must have {@code firstType}. */
+    private static List<String> arrowRows(byte[] body, String firstType) throws java.io.IOException {
         List<String> rows = new ArrayList<>();
         try (BufferAllocator a = new RootAllocator(); ArrowStreamReader r = new ArrowStreamReader(new ByteArrayInputStream(body), a)) {
             while (r.loadNextBatch()) {
                 VectorSchemaRoot root = r.getVectorSchemaRoot();
-                assertThat(root.getSchema().getFields().getFirst().getType().toString()).isEqualTo("Timestamp(NANOSECOND, null)");
+                assertThat(root.getSchema().getFields().getFirst().getType().toString()).isEqualTo(firstType);
                 for (int i = 0; i < root.getRowCount(); i++) {
-                    rows.add(root.getVector(0).getObject(i) + "|" + root.getVector(1).getObject(i) + "|" + root.getVector(2).getObject(i));
+                    List<String> cells = new ArrayList<>();
+                    for (int c = 0; c < root.getFieldVectors().size(); c++) {
+                        cells.add(String.valueOf(root.getVector(c).getObject(i)));
+                    }
+                    rows.add(String.join("|", cells));
                 }
             }
         }
-        assertThat(rows).containsExactly("2026-01-01T00:00|a|1.5", "2026-01-01T00:00:00.000000001|a|2.5",
-                "2026-01-01T01:00|b|null", "2026-01-01T02:00:00.999999999|a|9.0");
+        return rows;
     }
 
     @Test
