@@ -240,10 +240,19 @@ enum ResultFormat {
     }
 
     /** A non-null cell as text (CSV, and JSON strings). */
+    /** {@code HH:mm:ss} and the fraction of a second, as many digits as it needs. */
+    private static final java.time.format.DateTimeFormatter TIME_OF_DAY = java.time.format.DateTimeFormatter.ISO_LOCAL_TIME;
+
     static String text(FieldVector v, int r) {
         return switch (v) {
             case TimeStampVector t -> instant(t.get(r), ((ArrowType.Timestamp) t.getField().getType()).getUnit());
             case UInt8Vector u -> Long.toUnsignedString(u.get(r));
+            // BLOB: base64, as JSON carries bytes (getObject's byte[] would print as an object id)
+            case org.apache.arrow.vector.VarBinaryVector b -> java.util.Base64.getEncoder().encodeToString(b.get(r));
+            case org.apache.arrow.vector.LargeVarBinaryVector b -> java.util.Base64.getEncoder().encodeToString(b.get(r));
+            // TIME: the time of day as DuckDB prints it (getObject answers a count of microseconds)
+            case org.apache.arrow.vector.TimeMicroVector t -> TIME_OF_DAY.format(java.time.LocalTime.ofNanoOfDay(t.get(r) * 1_000L));
+            case org.apache.arrow.vector.TimeNanoVector t -> TIME_OF_DAY.format(java.time.LocalTime.ofNanoOfDay(t.get(r)));
             case VarCharVector s -> new String(s.get(r), StandardCharsets.UTF_8);
             case LargeVarCharVector s -> new String(s.get(r), StandardCharsets.UTF_8);
             case BitVector b -> b.get(r) != 0 ? "true" : "false";
@@ -301,11 +310,15 @@ enum ResultFormat {
                     case VarCharVector s -> UTF8;
                     default -> OTHER;
                 };
-                mayBeNull[c] = v.getNullCount() > 0;
-                validity[c] = v.getValidityBuffer();
-                data[c] = v.getDataBuffer();
-                offsets[c] = kinds[c] == UTF8 ? v.getOffsetBuffer() : null;
-                cells[c] = kinds[c] == OTHER ? jsonCell(v) : null;
+                if (kinds[c] == OTHER) {
+                    // nested and other vectors may have no buffers of these kinds (a list's data is a child vector)
+                    cells[c] = jsonCell(v);
+                } else {
+                    mayBeNull[c] = v.getNullCount() > 0;
+                    validity[c] = v.getValidityBuffer();
+                    data[c] = v.getDataBuffer();
+                    offsets[c] = kinds[c] == UTF8 ? v.getOffsetBuffer() : null;
+                }
             }
         }
 
@@ -314,7 +327,7 @@ enum ResultFormat {
                 if (c > 0) {
                     w.ascii(',');
                 }
-                if (mayBeNull[c] && (validity[c].getByte(r >>> 3) & (1 << (r & 7))) == 0) {
+                if (kinds[c] == OTHER ? vectors[c].isNull(r) : mayBeNull[c] && (validity[c].getByte(r >>> 3) & (1 << (r & 7))) == 0) {
                     w.ascii("null");
                     continue;
                 }

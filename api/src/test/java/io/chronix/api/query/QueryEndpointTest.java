@@ -140,6 +140,25 @@ class QueryEndpointTest {
                 "2026-01-01T01:00|b|null", "2026-01-01T02:00:00.999999999|a|9.0");
     }
 
+    /** Types without a fast path in the JSON writer: nested ones as their text, bytes as base64, times of day as DuckDB prints them. */
+    @Test
+    void nestedBinaryAndTimeOfDayColumnsAnswerInJsonAndCsv() throws Exception {
+        String sql = "SELECT [1, 2] AS l, {'x': 1} AS s, MAP {'k': 1} AS m, 'abc'::BLOB AS b, TIME '01:02:00' AS t,"
+                + " TIME '01:02:03.5' AS t2, CAST(NULL AS INTEGER[]) AS nl";
+        JsonNode r = json(sql);
+        assertThat(r.get("columns").toString()).contains("{\"name\":\"b\",\"type\":\"BLOB\"}", "{\"name\":\"t\",\"type\":\"TIME\"}");
+        JsonNode row = r.get("rows").get(0);
+        assertThat(row.get(0).asString()).isEqualTo("[1,2]");
+        assertThat(row.get(1).asString()).isEqualTo("{\"x\":1}");
+        assertThat(row.get(2).asString()).contains("k");
+        assertThat(row.get(3).asString()).isEqualTo("YWJj");
+        assertThat(row.get(4).asString()).isEqualTo("01:02:00");
+        assertThat(row.get(5).asString()).isEqualTo("01:02:03.5");
+        assertThat(row.get(6).isNull()).isTrue();
+        String csv = query(sql, "text/csv").andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
+        assertThat(csv).startsWith("l,s,m,b,t,t2,nl\r\n\"[1,2]\",").endsWith(",YWJj,01:02:00,01:02:03.5,\r\n");
+    }
+
     /** DuckDB hands an ENUM over as an Arrow dictionary: every format must print the values, not their indices. */
     @Test
     void enumColumnsPrintTheirValuesInEveryFormat() throws Exception {
