@@ -44,7 +44,8 @@ class ConcurrentFlushTest {
         int writers = 3;
         int batchesPerWriter = 150;
         int pointsPerBatch = 20;
-        EngineConfig config = EngineFixture.config().withFlushThresholdBytes(8 * 1024);
+        // no compaction: it could merge the flushed segments back into one before the count below
+        EngineConfig config = EngineFixture.config().withFlushThresholdBytes(8 * 1024).withCompactionTrigger(1_000);
         AtomicLong acknowledged = new AtomicLong();
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         try (Chronix c = fx.open(dir, config)) {
