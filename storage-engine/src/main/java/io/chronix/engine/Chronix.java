@@ -932,11 +932,7 @@ public final class Chronix implements AutoCloseable {
             if (all.length > 0 && all.length <= SELECTIVITY_MAX_SERIES) {
                 int kept = 0;
                 for (SeriesRef s : all) {
-                    boolean passes = true;
-                    for (TagPredicate p : request.tags()) {
-                        passes &= p.test(s.tag(p.key()));
-                    }
-                    kept += passes ? 1 : 0;
+                    kept += TagPredicate.allHold(request.tags(), s) ? 1 : 0;
                 }
                 rows *= (double) kept / all.length;
             }
@@ -2129,11 +2125,7 @@ public final class Chronix implements AutoCloseable {
     public int evictLastValues(String measurement, List<TagPredicate> predicates) {
         int n = 0;
         for (SeriesRef ref : series.seriesOf(measurement)) {
-            boolean pass = true;
-            for (int i = 0; i < predicates.size() && pass; i++) {
-                pass = predicates.get(i).test(ref.tag(predicates.get(i).key()));
-            }
-            if (pass) {
+            if (TagPredicate.allHold(predicates, ref)) {
                 ref.lastValue().evict();
                 n++;
             }

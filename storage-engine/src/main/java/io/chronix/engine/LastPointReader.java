@@ -167,11 +167,7 @@ final class LastPointReader {
     List<SeriesLastPoint> ofAll(SeriesRef[] series, MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
         List<SeriesRef> matching = new ArrayList<>();
         for (SeriesRef ref : series) {
-            boolean pass = ref.isLive();
-            for (int i = 0; i < predicates.size() && pass; i++) {
-                pass = predicates.get(i).test(ref.tag(predicates.get(i).key()));
-            }
-            if (pass) {
+            if (ref.isLive() && TagPredicate.allHold(predicates, ref)) {
                 matching.add(ref);
             }
         }

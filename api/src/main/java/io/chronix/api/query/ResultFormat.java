@@ -239,10 +239,10 @@ enum ResultFormat {
         return Instant.ofEpochSecond(seconds, nanos).toString();
     }
 
-    /** A non-null cell as text (CSV, and JSON strings). */
     /** {@code HH:mm:ss} and the fraction of a second, as many digits as it needs. */
     private static final java.time.format.DateTimeFormatter TIME_OF_DAY = java.time.format.DateTimeFormatter.ISO_LOCAL_TIME;
 
+    /** A non-null cell as text (CSV, and JSON strings). */
     static String text(FieldVector v, int r) {
         return switch (v) {
             case TimeStampVector t -> instant(t.get(r), ((ArrowType.Timestamp) t.getField().getType()).getUnit());

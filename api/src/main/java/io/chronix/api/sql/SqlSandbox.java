@@ -90,10 +90,10 @@ public final class SqlSandbox implements AutoCloseable {
     /**
      * The macros of the parallel instance (large inputs). Two arguments with a fixed width (the
      * optimiser folds the constant {@code CASE} to one branch): integer arithmetic on {@code epoch_ns},
-     * about 2.4 times cheaper per row than flooring to the microsecond and calling DuckDB's
-     * {@code time_bucket} (1.73 M rows bucketed by the hour: 28.7 against 68.0 ms on one thread),
-     * which here costs more than the {@code CASE}'s extra binding (≈ 0.6 ms). Calendar widths as on
-     * the serial instance.
+     * about 2.3 times cheaper per row than flooring to the microsecond and calling DuckDB's
+     * {@code time_bucket} (1.73 M rows bucketed by the hour: 29.7 against 69.3 ms on one thread,
+     * {@code BucketMacroCpuTime}), which here costs more than the {@code CASE}'s extra binding
+     * (≈ 0.5 ms). Calendar widths as on the serial instance.
      */
     static final List<String> MACROS_MANY_ROWS = List.of(
             "CREATE MACRO time_bucket(w, t) AS CASE WHEN " + CALENDAR

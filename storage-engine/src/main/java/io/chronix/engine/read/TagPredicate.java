@@ -1,5 +1,8 @@
 package io.chronix.engine.read;
 
+import io.chronix.engine.memtable.SeriesRef;
+
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -47,6 +50,16 @@ public sealed interface TagPredicate {
         public boolean test(String v) {
             return v == null;
         }
+    }
+
+    /** Whether {@code series} passes every one of {@code predicates} (with none, every series does). */
+    static boolean allHold(List<TagPredicate> predicates, SeriesRef series) {
+        for (TagPredicate p : predicates) {
+            if (!p.test(series.tag(p.key()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static TagPredicate eq(String key, String value) {
