@@ -72,7 +72,9 @@ class QueryController {
             and `time_bucket(INTERVAL, time[, origin])` are exact at the nanosecond. The answer format follows `Accept`: \
             application/json (default) `{"columns": [{"name", "type"}], "rows": [[…]]}` with RFC 3339 UTC timestamps at full \
             precision and NULL as null; text/csv (header line, CRLF, NULL as an empty field); \
-            application/vnd.apache.arrow.stream (Arrow IPC stream). Results stream. Header X-Chronix-Scan says, per \
+            application/vnd.apache.arrow.stream (Arrow IPC stream). In JSON and CSV a BLOB is base64, a TIME the time of day, \
+            a LIST/STRUCT/MAP its JSON text; an ENUM holds its values (VARCHAR) in every format. \
+            A time-bucket width of zero or less is refused. Results stream. Header X-Chronix-Scan says, per \
             measurement, what the engine scan read after pruning by time range, tags, numeric field ranges and columns; X-Chronix-Scan-Rows the total rows. \
             400: SQL errors (message, errorType, position), unknown measurement; 408: over queryTimeout; 422: over a memory \
             limit; 429: over maxConcurrentQueries (Retry-After).""",
