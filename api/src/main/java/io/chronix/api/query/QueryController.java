@@ -50,6 +50,7 @@ class QueryController {
 
     static final String SCAN_HEADER = "X-Chronix-Scan";
     static final String SCAN_ROWS_HEADER = "X-Chronix-Scan-Rows";
+    static final String ANSWERED_BY_HEADER = "X-Chronix-Answered-By";
 
     private final TenantAccess access;
     private final QueryService queries;
@@ -75,7 +76,9 @@ class QueryController {
             application/vnd.apache.arrow.stream (Arrow IPC stream). In JSON and CSV a BLOB is base64, a TIME the time of day, \
             a LIST/STRUCT/MAP its JSON text; an ENUM holds its values (VARCHAR) in every format. \
             A time-bucket width of zero or less is refused. Results stream. Header X-Chronix-Scan says, per \
-            measurement, what the engine scan read after pruning by time range, tags, numeric field ranges and columns; X-Chronix-Scan-Rows the total rows. \
+            measurement, what the engine scan read after pruning by time range, tags, numeric field ranges and columns; X-Chronix-Scan-Rows the total rows; \
+            X-Chronix-Answered-By who computed the answer: `duckdb`, or the engine itself, as DuckDB would, for a bare count \
+            (`engine-count`), a bucketed aggregate (`engine-aggregate`) or each tag value's newest row (`engine-newest`). \
             400: SQL errors (message, errorType, position), unknown measurement; 408: over queryTimeout; 422: over a memory \
             limit; 429: over maxConcurrentQueries (Retry-After).""",
             security = @SecurityRequirement(name = "bearer"),
@@ -120,6 +123,7 @@ class QueryController {
             response.setContentType(format.mediaType.toString());
             response.setHeader(SCAN_HEADER, scanHeader(q.scans()));
             response.setHeader(SCAN_ROWS_HEADER, Long.toString(q.scans().stream().mapToLong(SqlQuery.TableScan::rows).sum()));
+            response.setHeader(ANSWERED_BY_HEADER, q.answeredBy().label());
             OutputStream out = response.getOutputStream();
             return format.write(result, out);
         });

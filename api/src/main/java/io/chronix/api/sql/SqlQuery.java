@@ -83,9 +83,26 @@ public final class SqlQuery implements AutoCloseable {
     private static final Pattern LINE = Pattern.compile("\\n\\s*LINE (\\d+): (.*)\\n(\\s*)\\^");
     private static final int RESULT_BATCH_ROWS = 65_536;
 
+    /** Who computed the answer: DuckDB, or the engine itself for the statements it answers exactly as DuckDB would. */
+    public enum AnsweredBy {
+        DUCKDB, ENGINE_COUNT, ENGINE_AGGREGATE, ENGINE_NEWEST;
+
+        /** As the {@code X-Chronix-Answered-By} header shows it. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
+
     private final String sql;
-    /** Opened once the scans are done (their size picks the instance); null for a bare count. */
+    private final SqlSandbox sandbox;
+    /** Opened when DuckDB runs the statement (the scans' size picks the instance); null until then. */
     private DuckDBConnection connection;
+    private long inputRows;
+    /** The statement's shape if the engine's aggregation may answer it; null otherwise. */
+    private AggregateShape aggregate;
+    /** The statement's shape if the engine answers it from each series' newest row; null otherwise. */
+    private NewestShape newest;
+    private AnsweredBy answeredBy = AnsweredBy.DUCKDB;
     private final BufferAllocator allocator;
     private final List<ScanResult> results = new ArrayList<>();
     private final List<ArrowArrayStream> streams = new ArrayList<>();
@@ -100,8 +117,9 @@ public final class SqlQuery implements AutoCloseable {
     /** The answer of a bare count, computed by the engine; {@code null} for every other statement. */
     private ScanResult count;
 
-    private SqlQuery(String sql, BufferAllocator allocator, Map<String, Integer> references, boolean hasCtes) {
+    private SqlQuery(String sql, SqlSandbox sandbox, BufferAllocator allocator, Map<String, Integer> references, boolean hasCtes) {
         this.sql = sql;
+        this.sandbox = sandbox;
         this.allocator = allocator;
         this.references = references;
         this.hasCtes = hasCtes;
@@ -120,7 +138,7 @@ public final class SqlQuery implements AutoCloseable {
             String serialized = sandbox.serialize(tables.parseScope(), sql);
             Set<String> measurements = Set.copyOf(tables.measurements());
             StatementAnalysis.Result analysis = StatementAnalysis.analyse(sql, serialized, measurements, tables::schema, casts);
-            q = new SqlQuery(sql, allocator, analysis.references(), analysis.hasCtes());
+            q = new SqlQuery(sql, sandbox, allocator, analysis.references(), analysis.hasCtes());
             if (analysis.countColumn() != null) {
                 // SELECT count(*) FROM m [WHERE exact conjuncts]: the engine counts, DuckDB has nothing to do
                 Map.Entry<String, ScanPlan> only = analysis.plans().entrySet().iterator().next();
@@ -128,6 +146,7 @@ public final class SqlQuery implements AutoCloseable {
                 q.count = countAnswer(analysis.countColumn(), rows, allocator);
                 q.results.add(q.count);
                 q.scans.add(new TableScan(only.getKey(), only.getValue(), 1, rows, 0, 0));
+                q.answeredBy = AnsweredBy.ENGINE_COUNT;
                 return q;
             }
             long inputRows = 0;
@@ -146,8 +165,9 @@ public final class SqlQuery implements AutoCloseable {
                 q.scans.add(new TableScan(e.getKey(), plan, analysis.references().getOrDefault(e.getKey(), 1), r.rowCount(),
                         r.batches().size(), bytes));
             }
-            // the instance is chosen by what DuckDB will read: a small input runs serially (SqlSandbox)
-            q.connection = sandbox.connect(inputRows);
+            q.inputRows = inputRows;
+            q.aggregate = analysis.aggregate();
+            q.newest = analysis.newest();
             return q;
         } catch (SQLException e) {
             if (q != null) {
@@ -185,6 +205,11 @@ public final class SqlQuery implements AutoCloseable {
         return count != null;
     }
 
+    /** Who answered; final once {@link #execute()} returned. */
+    public AnsweredBy answeredBy() {
+        return answeredBy;
+    }
+
     /** What the scans read, per measurement, in the order they were scanned. */
     public List<TableScan> scans() {
         return List.copyOf(scans);
@@ -205,7 +230,24 @@ public final class SqlQuery implements AutoCloseable {
             reader = new BatchListReader(allocator, count.schema(), count.batches());
             return reader;
         }
+        ScanResult answer = null;
+        if (aggregate != null) {
+            answer = EngineAggregation.answer(aggregate, byMeasurement.get(aggregate.measurement()), allocator, () -> cancelled);
+            answeredBy = answer != null ? AnsweredBy.ENGINE_AGGREGATE : AnsweredBy.DUCKDB;
+        } else if (newest != null) {
+            answer = EngineNewest.answer(newest, byMeasurement.get(newest.measurement()), allocator, () -> cancelled);
+            answeredBy = answer != null ? AnsweredBy.ENGINE_NEWEST : AnsweredBy.DUCKDB;
+        }
+        if (answer != null) {
+            results.add(answer);
+            reader = new BatchListReader(allocator, answer.schema(), answer.batches());
+            return reader;
+        }
         try {
+            if (connection == null) {
+                // the instance is chosen by what DuckDB will read: a small input runs serially (SqlSandbox)
+                connection = sandbox.connect(inputRows);
+            }
             return run(false);
         } catch (SQLException e) {
             if (cancelled) {

@@ -64,7 +64,8 @@ public final class SqlSandbox implements AutoCloseable {
     private static final String CALENDAR = "((datepart('year', w) * 12 + datepart('month', w)) <> 0 OR epoch_us(w) <= 0)";
 
     /** {@code time_bucket}'s origin for fixed widths, 2000-01-03, in epoch nanoseconds (DuckDB's). */
-    private static final String TIME_BUCKET_ORIGIN_NS = "946857600000000000";
+    static final long TIME_BUCKET_ORIGIN = 946_857_600_000_000_000L;
+    private static final String TIME_BUCKET_ORIGIN_NS = Long.toString(TIME_BUCKET_ORIGIN);
 
     /**
      * The three-argument forms, the same on both instances: a calendar width goes to DuckDB's own

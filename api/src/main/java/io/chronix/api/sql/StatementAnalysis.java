@@ -75,14 +75,20 @@ public final class StatementAnalysis {
         this.literals = literals;
     }
 
-    /** The outcome: per measurement, the scan serving every reference, and how often it is referenced. */
     /**
+     * The outcome: per measurement, the scan serving every reference, and how often it is referenced.
+     *
      * @param countColumn non-null if the statement is {@code SELECT count(*) [AS name] FROM m [WHERE …]}
      *     with nothing else and every conjunct answered exactly by the one plan's scan — its answer
      *     is then the plan's row count, in one {@code BIGINT} column of this name (DuckDB's own:
      *     the alias, else {@code count_star()})
+     * @param aggregate non-null if the engine's aggregation answers the statement over the one
+     *     plan's scan ({@link AggregateShape}, {@link EngineAggregation})
+     * @param newest non-null if the engine answers the statement from each series' newest row
+     *     ({@link NewestShape}, {@link EngineNewest})
      */
-    public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes, String countColumn) {
+    public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes, String countColumn,
+                         AggregateShape aggregate, NewestShape newest) {
         public Result {
             plans = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(plans));
             references = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(references));
@@ -121,9 +127,11 @@ public final class StatementAnalysis {
         } else {
             a.plans.replaceAll((m, p) -> p.columns().isEmpty() ? p : a.projected(p));
         }
-        String countColumn = a.cteNames.isEmpty() && a.plans.size() == 1 && a.references.values().iterator().next() == 1
-                ? a.countOfRows(statements.get(0).path("node")) : null;
-        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), countColumn);
+        boolean oneScan = a.cteNames.isEmpty() && a.plans.size() == 1 && a.references.values().iterator().next() == 1;
+        String countColumn = oneScan ? a.countOfRows(statements.get(0).path("node")) : null;
+        AggregateShape aggregate = oneScan && countColumn == null ? a.aggregateShape(statements.get(0).path("node")) : null;
+        NewestShape newest = oneScan && a.plans.values().iterator().next().newestOnly() ? a.newestShape(statements.get(0).path("node")) : null;
+        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), countColumn, aggregate, newest);
     }
 
     /** First pass: CTE names, column names, anything that forces every column. */
@@ -507,6 +515,349 @@ public final class StatementAnalysis {
         return name.isEmpty() ? "count_star()" : name;
     }
 
+    /**
+     * The statement as an {@link AggregateShape}, or null if it is not exactly one. Beyond the
+     * shape itself: the {@code FROM} is the measurement alone (no sample, alias list or time
+     * travel); no {@code HAVING}, {@code QUALIFY}, {@code DISTINCT}, window or CTE; every
+     * aggregate named by an alias (DuckDB's own names for them are not ours to reproduce), plain
+     * ({@code DISTINCT}, {@code FILTER} or an {@code ORDER BY} inside refuse it) and over a field:
+     * {@code count} of any field, {@code min}, {@code max} and {@code avg} of a {@code DOUBLE} or
+     * {@code BIGINT} one, {@code sum} of a {@code DOUBLE} one (an integer sum is a
+     * {@code HUGEINT}); the bucket width a literal interval of whole microseconds, milliseconds,
+     * seconds, minutes or hours; every {@code WHERE} conjunct a time comparison with a literal or a
+     * tag predicate the scan applies exactly, at most one per tag; a {@code LIMIT} only under an
+     * {@code ORDER BY} of every group key, so which rows it keeps is defined.
+     */
+    private AggregateShape aggregateShape(JsonNode select) {
+        JsonNode from = select.path("from_table");
+        if (!"SELECT_NODE".equals(select.path("type").asString("")) || !"BASE_TABLE".equals(from.path("type").asString(""))
+                || present(from.path("sample")) || present(from.path("at_clause")) || from.path("column_name_alias").size() > 0
+                || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
+                || select.path("cte_map").path("map").size() > 0
+                || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))) {
+            return null;
+        }
+        Optional<String> m = resolve(from);
+        MeasurementSchema schema = m.flatMap(schemas).orElse(null);
+        if (schema == null) {
+            return null;
+        }
+        String alias = from.path("alias").asString("");
+        String qualifier = alias.isEmpty() ? from.path("table_name").asString("") : alias;
+        List<AggregateShape.Output> outputs = new ArrayList<>();
+        for (JsonNode e : select.path("select_list")) {
+            AggregateShape.Output o = output(e, qualifier, schema);
+            if (o == null || o instanceof AggregateShape.Bucket && outputs.stream().anyMatch(AggregateShape.Bucket.class::isInstance)) {
+                return null; // one bucket at most
+            }
+            outputs.add(o);
+        }
+        Set<Integer> keys = new HashSet<>();
+        for (JsonNode g : select.path("group_expressions")) {
+            int i = ordinal(g, outputs.size());
+            if (i < 0) {
+                Optional<Column> c = column(g, qualifier, schema);
+                for (int j = 0; j < outputs.size() && c.isPresent(); j++) {
+                    if (outputs.get(j) instanceof AggregateShape.Tag t && t.column().equals(c.get().name())) {
+                        i = j;
+                        break;
+                    }
+                }
+            }
+            if (i < 0 || outputs.get(i) instanceof AggregateShape.Aggregate) {
+                return null;
+            }
+            keys.add(i);
+        }
+        JsonNode sets = select.path("group_sets");
+        if (keys.isEmpty() ? sets.size() > 0 : sets.size() != 1 || sets.get(0).size() != select.path("group_expressions").size()) {
+            return null; // GROUPING SETS, ROLLUP, CUBE
+        }
+        for (int i = 0; i < outputs.size(); i++) {
+            if (!(outputs.get(i) instanceof AggregateShape.Aggregate) && !keys.contains(i)) {
+                return null;
+            }
+        }
+        List<AggregateShape.Order> orders = new ArrayList<>();
+        long limit = Long.MAX_VALUE;
+        long offset = 0;
+        boolean limited = false;
+        for (JsonNode mod : select.path("modifiers")) {
+            switch (mod.path("type").asString("")) {
+                case "ORDER_MODIFIER" -> {
+                    for (JsonNode o : mod.path("orders")) {
+                        int i = ordinal(o.path("expression"), outputs.size());
+                        SortOrder order = SortOrder.of(o);
+                        if (i < 0 || !keys.contains(i) || order == null) {
+                            return null;
+                        }
+                        orders.add(new AggregateShape.Order(i, order.descending(), order.nullsFirst()));
+                    }
+                }
+                case "LIMIT_MODIFIER" -> {
+                    long l = present(mod.path("limit")) ? nonNegativeInteger(mod.path("limit")) : Long.MAX_VALUE;
+                    long k = present(mod.path("offset")) ? nonNegativeInteger(mod.path("offset")) : 0;
+                    if (l < 0 || k < 0) {
+                        return null;
+                    }
+                    limit = l;
+                    offset = k;
+                    limited = true;
+                }
+                default -> {
+                    return null; // DISTINCT, LIMIT PERCENT
+                }
+            }
+        }
+        Set<Integer> ordered = new HashSet<>();
+        orders.forEach(o -> ordered.add(o.output()));
+        if (limited && !ordered.containsAll(keys)) {
+            return null;
+        }
+        long[] range = exactWhere(select, qualifier, schema);
+        return range == null ? null : new AggregateShape(m.get(), range[0], range[1], outputs, orders, limit, offset);
+    }
+
+    /**
+     * The statement as a {@link NewestShape}, or null. On top of {@link #newestPerSeries} (which
+     * already holds): a select list of a plain {@code *} or column references (named as written,
+     * or aliased); {@code ORDER BY} exactly the {@code DISTINCT ON} tags then {@code time DESC};
+     * every {@code WHERE} conjunct a tag predicate the scan applies exactly (one per tag) or a
+     * lower bound on {@code time} with a literal; constant {@code LIMIT} and {@code OFFSET}.
+     */
+    private NewestShape newestShape(JsonNode select) {
+        JsonNode from = select.path("from_table");
+        if (!"SELECT_NODE".equals(select.path("type").asString("")) || !"BASE_TABLE".equals(from.path("type").asString(""))
+                || present(from.path("sample")) || present(from.path("at_clause")) || from.path("column_name_alias").size() > 0
+                || select.path("cte_map").path("map").size() > 0) {
+            return null;
+        }
+        Optional<String> m = resolve(from);
+        MeasurementSchema schema = m.flatMap(schemas).orElse(null);
+        if (schema == null || !newestPerSeries(select, m.get(), from)) {
+            return null;
+        }
+        String alias = from.path("alias").asString("");
+        String qualifier = alias.isEmpty() ? from.path("table_name").asString("") : alias;
+        List<NewestShape.Output> outputs = new ArrayList<>();
+        for (JsonNode e : select.path("select_list")) {
+            if ("STAR".equals(e.path("class").asString(""))) {
+                for (Column c : schema.columns()) {
+                    outputs.add(new NewestShape.Output(c.name(), c.name()));
+                }
+                continue;
+            }
+            Optional<Column> c = column(e, qualifier, schema);
+            JsonNode names = e.path("column_names");
+            String written = names.size() == 0 ? "" : names.get(names.size() - 1).asString();
+            String name = e.path("alias").asString("");
+            if (c.isEmpty() || (name.isEmpty() && !written.equals(c.get().name()))) {
+                return null;
+            }
+            outputs.add(new NewestShape.Output(name.isEmpty() ? c.get().name() : name, c.get().name()));
+        }
+        int distinctKeys = 0;
+        JsonNode orders = null;
+        long limit = Long.MAX_VALUE;
+        long offset = 0;
+        for (JsonNode mod : select.path("modifiers")) {
+            switch (mod.path("type").asString("")) {
+                case "DISTINCT_MODIFIER" -> distinctKeys = mod.path("distinct_on_targets").size();
+                case "ORDER_MODIFIER" -> orders = mod.path("orders");
+                case "LIMIT_MODIFIER" -> {
+                    limit = present(mod.path("limit")) ? nonNegativeInteger(mod.path("limit")) : Long.MAX_VALUE;
+                    offset = present(mod.path("offset")) ? nonNegativeInteger(mod.path("offset")) : 0;
+                    if (limit < 0 || offset < 0) {
+                        return null;
+                    }
+                }
+                default -> {
+                    return null;
+                }
+            }
+        }
+        if (orders == null || orders.size() != distinctKeys + 1) {
+            return null; // newestPerSeries checked the first keys + 1 orders; nothing may follow
+        }
+        List<NewestShape.Key> keys = new ArrayList<>();
+        for (int i = 0; i < distinctKeys; i++) {
+            JsonNode o = orders.get(i);
+            SortOrder order = SortOrder.of(o);
+            if (order == null) {
+                return null;
+            }
+            keys.add(new NewestShape.Key(column(o.path("expression"), qualifier, schema).orElseThrow().name(),
+                    order.descending(), order.nullsFirst()));
+        }
+        long[] range = exactWhere(select, qualifier, schema);
+        // an upper bound could make an older row the one kept (newestPerSeries refuses it as well)
+        return range == null || range[1] != Long.MAX_VALUE ? null : new NewestShape(m.get(), range[0], outputs, keys, limit, offset);
+    }
+
+    /**
+     * {@code [from, to]} the {@code WHERE} keeps, exactly as DuckDB compares, if every conjunct is a
+     * time comparison with a literal or a tag predicate the scan applies exactly, at most one per
+     * tag (the pushdown keeps one); null otherwise.
+     */
+    private long[] exactWhere(JsonNode select, String qualifier, MeasurementSchema schema) {
+        long lo = Long.MIN_VALUE;
+        long hi = Long.MAX_VALUE;
+        List<JsonNode> conjuncts = new ArrayList<>();
+        flattenAnd(select.path("where_clause"), conjuncts);
+        Set<String> tagsSeen = new HashSet<>();
+        for (JsonNode c : conjuncts) {
+            long[] range = exactTimeRange(c, qualifier, schema);
+            if (range != null) {
+                lo = Math.max(lo, range[0]);
+                hi = Math.min(hi, range[1]);
+                continue;
+            }
+            if (isTimeComparison(c, qualifier, schema) || !tagOrTimeLowerBound(c, qualifier, schema)) {
+                return null;
+            }
+            JsonNode tag = "COMPARISON".equals(c.path("class").asString("")) ? Comparison.of(c).column() : c.path("children").get(0);
+            if (!tagsSeen.add(column(tag, qualifier, schema).orElseThrow().name())) {
+                return null;
+            }
+        }
+        return new long[]{lo, hi};
+    }
+
+    /** An {@code ORDER BY} item's direction and NULL placement; null for a form the engine does not sort by. */
+    private record SortOrder(boolean descending, boolean nullsFirst) {
+        static SortOrder of(JsonNode o) {
+            String type = o.path("type").asString("");
+            String nulls = o.path("null_order").asString("").replace(' ', '_');
+            if (!(type.equals("ORDER_DEFAULT") || type.equals("ASCENDING") || type.equals("DESCENDING"))
+                    || !(nulls.equals("ORDER_DEFAULT") || nulls.equals("NULLS_LAST") || nulls.equals("NULLS_FIRST"))) {
+                return null;
+            }
+            return new SortOrder(type.equals("DESCENDING"), nulls.equals("NULLS_FIRST"));
+        }
+    }
+
+    /** The range a time conjunct keeps, exactly as DuckDB compares; null if it is no time conjunct with literals. */
+    private long[] exactTimeRange(JsonNode c, String qualifier, MeasurementSchema schema) {
+        if (isTimeComparison(c, qualifier, schema)) {
+            Comparison cmp = Comparison.of(c);
+            long[] r = cmp.op() == null ? null : timeRange(cmp.op(), cmp.value(), true);
+            return r == null || (r[0] == Long.MIN_VALUE && r[1] == Long.MAX_VALUE) ? null : r;
+        }
+        if ("BETWEEN".equals(c.path("class").asString(""))) {
+            Optional<Column> col = column(c.path("input"), qualifier, schema);
+            if (col.isPresent() && col.get().kind() == Column.Kind.TIME) {
+                long[] lower = timeRange("COMPARE_GREATERTHANOREQUALTO", c.path("lower"), true);
+                long[] upper = timeRange("COMPARE_LESSTHANOREQUALTO", c.path("upper"), true);
+                if (lower[0] != Long.MIN_VALUE && upper[1] != Long.MAX_VALUE) {
+                    return new long[]{lower[0], upper[1]};
+                }
+            }
+        }
+        return null;
+    }
+
+    /** One select-list item of an {@link AggregateShape}; null if it cannot be one. */
+    private AggregateShape.Output output(JsonNode e, String qualifier, MeasurementSchema schema) {
+        String alias = e.path("alias").asString("");
+        String cls = e.path("class").asString("");
+        if (cls.equals("COLUMN_REF")) {
+            Optional<Column> c = column(e, qualifier, schema);
+            JsonNode names = e.path("column_names");
+            String written = names.size() == 0 ? "" : names.get(names.size() - 1).asString();
+            if (c.isEmpty() || c.get().kind() != Column.Kind.TAG || (alias.isEmpty() && !written.equals(c.get().name()))) {
+                return null;
+            }
+            return new AggregateShape.Tag(alias.isEmpty() ? c.get().name() : alias, c.get().name());
+        }
+        if (!cls.equals("FUNCTION") || !e.path("schema").asString("").isEmpty() || !e.path("catalog").asString("").isEmpty()
+                || e.path("distinct").asBoolean(false) || present(e.path("filter")) || e.path("is_operator").asBoolean(false)
+                || e.path("order_bys").path("orders").size() > 0 || e.path("export_state").asBoolean(false)) {
+            return null;
+        }
+        String function = e.path("function_name").asString("").toLowerCase(Locale.ROOT);
+        JsonNode args = e.path("arguments");
+        for (JsonNode a : args) {
+            if (!a.path("name").asString("").isEmpty()) {
+                return null;
+            }
+        }
+        if (function.equals("count_star") && args.isEmpty()) {
+            return new AggregateShape.Aggregate(alias.isEmpty() ? "count_star()" : alias, AggregateShape.Function.COUNT_STAR, null, false);
+        }
+        if (alias.isEmpty()) {
+            return null;
+        }
+        if ((function.equals("time_bucket") || function.equals("date_bin")) && args.size() == 2) {
+            long width = microsecondInterval(args.get(0).path("expression"));
+            Optional<Column> t = column(args.get(1).path("expression"), qualifier, schema);
+            if (width <= 0 || t.isEmpty() || t.get().kind() != Column.Kind.TIME) {
+                return null;
+            }
+            return new AggregateShape.Bucket(alias, width, function.equals("time_bucket") ? SqlSandbox.TIME_BUCKET_ORIGIN : 0);
+        }
+        if (args.size() != 1) {
+            return null;
+        }
+        Optional<Column> c = column(args.get(0).path("expression"), qualifier, schema);
+        if (c.isEmpty() || c.get().kind() != Column.Kind.FIELD) {
+            return null;
+        }
+        boolean integer = c.get().type() == FieldType.INTEGER;
+        boolean numeric = integer || c.get().type() == FieldType.FLOAT;
+        AggregateShape.Function f = switch (function) {
+            case "count" -> AggregateShape.Function.COUNT;
+            case "min" -> numeric ? AggregateShape.Function.MIN : null;
+            case "max" -> numeric ? AggregateShape.Function.MAX : null;
+            case "avg", "mean" -> numeric ? AggregateShape.Function.AVG : null;
+            case "sum" -> numeric && !integer ? AggregateShape.Function.SUM : null;
+            default -> null;
+        };
+        return f == null ? null : new AggregateShape.Aggregate(alias, f, c.get().name(), integer);
+    }
+
+    private static final java.util.regex.Pattern INTERVAL_TEXT = java.util.regex.Pattern.compile(
+            "\\s*(\\d{1,12})\\s*(microseconds?|milliseconds?|seconds?|minutes?|hours?)\\s*", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** Nanoseconds of {@code INTERVAL 'n unit'} for the units that are a fixed number of them; -1 otherwise. */
+    private static long microsecondInterval(JsonNode e) {
+        if (!"CAST".equals(e.path("class").asString("")) || e.path("try_cast").asBoolean(false)
+                || !e.path("type_expr").path("type_name").asString("").equalsIgnoreCase("INTERVAL")) {
+            return -1;
+        }
+        JsonNode lit = e.path("child");
+        if (!"CONSTANT".equals(lit.path("class").asString("")) || !"STRING".equals(lit.path("literal").path("kind").asString(""))) {
+            return -1;
+        }
+        java.util.regex.Matcher m = INTERVAL_TEXT.matcher(lit.path("literal").path("text").asString(""));
+        if (!m.matches()) {
+            return -1;
+        }
+        String unit = m.group(2).toLowerCase(Locale.ROOT);
+        long per = unit.startsWith("micro") ? 1_000L : unit.startsWith("milli") ? 1_000_000L : unit.startsWith("second") ? 1_000_000_000L
+                : unit.startsWith("minute") ? 60_000_000_000L : 3_600_000_000_000L;
+        long n = Long.parseLong(m.group(1));
+        return n > Long.MAX_VALUE / per ? -1 : n * per;
+    }
+
+    /** The 0-based select-list index an ordinal ({@code GROUP BY 1}) names; -1 if it is no ordinal in range. */
+    private static int ordinal(JsonNode e, int outputs) {
+        long v = nonNegativeInteger(e);
+        return v >= 1 && v <= outputs ? (int) v - 1 : -1;
+    }
+
+    /** The value of a non-negative integer constant; -1 for anything else. */
+    private static long nonNegativeInteger(JsonNode e) {
+        if (!"CONSTANT".equals(e.path("class").asString("")) || !"INTEGER".equals(e.path("literal").path("kind").asString(""))) {
+            return -1;
+        }
+        try {
+            long v = Long.parseLong(e.path("literal").path("text").asString(""));
+            return v >= 0 ? v : -1;
+        } catch (NumberFormatException x) {
+            return -1;
+        }
+    }
+
     private boolean isTimeComparison(JsonNode c, String qualifier, MeasurementSchema schema) {
         return "COMPARISON".equals(c.path("class").asString(""))
                 && column(Comparison.of(c).column(), qualifier, schema).map(col -> col.kind() == Column.Kind.TIME).orElse(false);
@@ -633,8 +984,20 @@ public final class StatementAnalysis {
         };
     }
 
-    /** {@code [from, to]} (inclusive) implied by {@code time <op> literal}; everything if unknown. */
+    /** {@code [from, to]} (inclusive) implied by {@code time <op> literal}, widened as the scan needs; everything if unknown. */
     private long[] timeRange(String op, JsonNode literal) {
+        return timeRange(op, literal, false);
+    }
+
+    /**
+     * {@code [from, to]} (inclusive) implied by {@code time <op> literal}; everything if unknown.
+     *
+     * @param exact the bound as DuckDB compares it, at the nanosecond: a {@code TIMESTAMP} literal
+     *     is a whole microsecond, and DuckDB compares it with a {@code TIMESTAMP_NS} column as that
+     *     many nanoseconds. Without it, a microsecond literal widens the range by a microsecond
+     *     each side, which a scan may read but an answer must not keep.
+     */
+    private long[] timeRange(String op, JsonNode literal, boolean exact) {
         long[] all = {Long.MIN_VALUE, Long.MAX_VALUE};
         String castType = "";
         JsonNode value = literal;
@@ -651,7 +1014,7 @@ public final class StatementAnalysis {
         if (ns.isEmpty()) {
             return all;
         }
-        long slack = castType.equals("TIMESTAMP") || castType.equals("DATETIME") ? MICRO : 0;
+        long slack = !exact && (castType.equals("TIMESTAMP") || castType.equals("DATETIME")) ? MICRO : 0;
         long t = ns.getAsLong();
         long lo = saturatingAdd(t, -slack);
         long hi = saturatingAdd(t, slack);

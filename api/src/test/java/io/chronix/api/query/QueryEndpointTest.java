@@ -281,6 +281,47 @@ class QueryEndpointTest {
     }
 
     @Test
+    void aBucketedAggregateIsAnsweredByTheEngineAsDuckDbAnswersIt() throws Exception {
+        String sql = "SELECT time_bucket(INTERVAL '1 hour', time) AS time, host, max(usage) AS max_usage, avg(n) AS mean_n, count(*) AS n"
+                + " FROM cpu WHERE time >= TIMESTAMP '2026-01-01 00:00:00' AND time < TIMESTAMP '2026-01-02 00:00:00' GROUP BY 1, 2 ORDER BY 1, 2";
+        var engine = query(sql, "application/json").andExpect(status().isOk())
+                .andExpect(header().string(QueryController.ANSWERED_BY_HEADER, "engine-aggregate")).andReturn().getResponse();
+        var duckDb = query(sql.replace(" ORDER BY", " HAVING true ORDER BY"), "application/json").andExpect(status().isOk())
+                .andExpect(header().string(QueryController.ANSWERED_BY_HEADER, "duckdb")).andReturn().getResponse();
+        assertThat(engine.getContentAsString()).isEqualTo(duckDb.getContentAsString());
+        JsonNode r = JSON.readTree(engine.getContentAsString());
+        assertThat(r.get("columns").toString()).isEqualTo("[{\"name\":\"time\",\"type\":\"TIMESTAMP\"},{\"name\":\"host\",\"type\":\"VARCHAR\"},"
+                + "{\"name\":\"max_usage\",\"type\":\"DOUBLE\"},{\"name\":\"mean_n\",\"type\":\"DOUBLE\"},{\"name\":\"n\",\"type\":\"BIGINT\"}]");
+        assertThat(r.get("rows").toString()).isEqualTo("[[\"2026-01-01T00:00:00Z\",\"a\",2.5,3.0,2],"
+                + "[\"2026-01-01T01:00:00Z\",\"b\",null,0.0,1],[\"2026-01-01T02:00:00Z\",\"a\",9.0,null,1]]");
+        for (String format : List.of("text/csv", "application/vnd.apache.arrow.stream")) {
+            byte[] a = query(sql, format).andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray();
+            byte[] b = query(sql.replace(" ORDER BY", " HAVING true ORDER BY"), format).andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray();
+            if (format.equals("text/csv")) {
+                assertThat(new String(a, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(new String(b, java.nio.charset.StandardCharsets.UTF_8));
+            } else {
+                assertThat(arrowRows(a, "Timestamp(NANOSECOND, null)")).isEqualTo(arrowRows(b, "Timestamp(NANOSECOND, null)")).hasSize(3);
+            }
+        }
+        // without group keys: one row, even over no rows
+        query("SELECT count(*) AS c, max(usage) AS m FROM cpu WHERE time < TIMESTAMP '2000-01-01 00:00:00'", "application/json")
+                .andExpect(status().isOk()).andExpect(header().string(QueryController.ANSWERED_BY_HEADER, "engine-aggregate"))
+                .andExpect(jsonPath("$.rows[0][0]").value(0)).andExpect(jsonPath("$.rows[0][1]").isEmpty());
+    }
+
+    @Test
+    void theNewestRowPerTagIsAnsweredByTheEngineAsDuckDbAnswersIt() throws Exception {
+        String sql = "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC";
+        String engine = query(sql, "application/json").andExpect(status().isOk())
+                .andExpect(header().string(QueryController.ANSWERED_BY_HEADER, "engine-newest")).andReturn().getResponse().getContentAsString();
+        String duckDb = query(sql.replace(" ORDER BY", " WHERE true ORDER BY"), "application/json").andExpect(status().isOk())
+                .andExpect(header().string(QueryController.ANSWERED_BY_HEADER, "duckdb")).andReturn().getResponse().getContentAsString();
+        assertThat(engine).isEqualTo(duckDb);
+        assertThat(JSON.readTree(engine).get("rows").toString()).isEqualTo("[[\"2026-01-01T02:00:00.999999999Z\",\"a\",null,null,null,9.0],"
+                + "[\"2026-01-01T01:00:00Z\",\"b\",\"r1\",0,null,null]]");
+    }
+
+    @Test
     void measurementsAndTheirColumns() throws Exception {
         mvc.perform(get("/api/v1/namespaces/metrics/measurements").principal(reader))
                 .andExpect(status().isOk()).andExpect(jsonPath("$[0]").value("cpu"));

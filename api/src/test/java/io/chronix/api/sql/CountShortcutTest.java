@@ -1,12 +1,8 @@
 package io.chronix.api.sql;
 
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +22,6 @@ class CountShortcutTest {
 
     @TempDir Path dir;
 
-    private record Answer(List<String> columns, List<String> rows, boolean shortcut) {
-    }
 
     @Test
     void aBareCountAnswersAsDuckDbDoesOverTheScannedRows() {
@@ -50,34 +44,25 @@ class CountShortcutTest {
                         b.floatField("usage", r.nextInt(100)).endPoint();
                     }
                 });
-                switch (r.nextInt(4)) {
-                    case 0 -> f.engine.flush();
-                    case 1 -> {
-                        long from = T0 + r.nextInt(4 * 3600) * SECOND;
-                        f.engine.delete().measurement("cpu").tag("host", "a").range(from, from + r.nextInt(1800) * SECOND).execute();
-                    }
-                    case 2 -> f.engine.compact();
-                    default -> {
-                    }
-                }
+                f.randomMaintenance(r);
                 for (int q = 0; q < 10; q++) {
                     String sql = randomCount(r);
-                    Answer fast = answer(f, sql);
-                    Answer full = answer(f, "SELECT * FROM (" + sql + ")");
-                    assertThat(full.shortcut()).isFalse();
+                    SqlFixture.Answer fast = f.answer(sql);
+                    SqlFixture.Answer full = f.answer("SELECT * FROM (" + sql + ")");
+                    assertThat(full.by()).isEqualTo(SqlQuery.AnsweredBy.DUCKDB);
                     assertThat(fast.columns()).as("seed %d: %s", seed, sql).isEqualTo(full.columns());
                     assertThat(fast.rows()).as("seed %d: %s", seed, sql).isEqualTo(full.rows());
-                    if (fast.shortcut()) {
+                    if (fast.by() == SqlQuery.AnsweredBy.ENGINE_COUNT) {
                         shortcuts++;
                     }
                 }
             }
-            assertThat(answer(f, "SELECT count(*) FROM cpu WHERE time >= TIMESTAMP '2026-01-01 00:00:00'").shortcut())
-                    .as("a microsecond literal leaves the comparison to DuckDB").isFalse();
-            assertThat(answer(f, "SELECT count(*) FROM cpu WHERE host = 'a' AND host = 'b'").shortcut()).isFalse();
-            assertThat(answer(f, "SELECT count(*) FROM cpu WHERE usage > 5").shortcut()).isFalse();
-            assertThat(answer(f, "SELECT count(*) FROM cpu GROUP BY host").shortcut()).isFalse();
-            assertThat(answer(f, "SELECT count(*) FROM cpu LIMIT 1").shortcut()).isFalse();
+            assertThat(f.answer("SELECT count(*) FROM cpu WHERE time >= TIMESTAMP '2026-01-01 00:00:00'").by())
+                    .as("a microsecond literal leaves the comparison to DuckDB").isNotEqualTo(SqlQuery.AnsweredBy.ENGINE_COUNT);
+            assertThat(f.answer("SELECT count(*) FROM cpu WHERE host = 'a' AND host = 'b'").by()).isNotEqualTo(SqlQuery.AnsweredBy.ENGINE_COUNT);
+            assertThat(f.answer("SELECT count(*) FROM cpu WHERE usage > 5").by()).isNotEqualTo(SqlQuery.AnsweredBy.ENGINE_COUNT);
+            assertThat(f.answer("SELECT count(*) FROM cpu GROUP BY host").by()).isNotEqualTo(SqlQuery.AnsweredBy.ENGINE_COUNT);
+            assertThat(f.answer("SELECT count(*) FROM cpu LIMIT 1").by()).isNotEqualTo(SqlQuery.AnsweredBy.ENGINE_COUNT);
         }
         assertThat(shortcuts).as("seed %d: the shortcut was taken", seed).isGreaterThan(20);
     }
@@ -121,19 +106,5 @@ class CountShortcutTest {
             case 1 -> text.substring("TIMESTAMP_NS ".length()); // a bare string, cast by DuckDB to the column's type
             default -> "TIMESTAMP '" + text.substring("TIMESTAMP_NS '".length(), text.length() - 4) + "'"; // microseconds
         };
-    }
-
-    private static Answer answer(SqlFixture f, String sql) {
-        try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), sql, f.allocator)) {
-            boolean shortcut = q.countedByEngine();
-            ArrowReader reader = q.execute();
-            List<String> columns = new ArrayList<>();
-            for (Field field : reader.getVectorSchemaRoot().getSchema().getFields()) {
-                columns.add(field.getName() + ":" + field.getType() + ":" + field.isNullable());
-            }
-            return new Answer(columns, SqlFixture.render(reader), shortcut);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

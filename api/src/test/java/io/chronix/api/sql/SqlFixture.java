@@ -56,6 +56,23 @@ public final class SqlFixture implements AutoCloseable {
         engine.write(b.build());
     }
 
+    /**
+     * One random step between writes of {@code cpu} over four hourly shards from {@link #T0}: a
+     * flush, a delete of host {@code a} over up to half an hour, a compaction, or nothing.
+     */
+    public void randomMaintenance(java.util.Random r) {
+        switch (r.nextInt(4)) {
+            case 0 -> engine.flush();
+            case 1 -> {
+                long from = T0 + r.nextInt(4 * 3600) * SECOND;
+                engine.delete().measurement("cpu").tag("host", "a").range(from, from + r.nextInt(1800) * SECOND).execute();
+            }
+            case 2 -> engine.compact();
+            default -> {
+            }
+        }
+    }
+
     public void reopen() {
         engine.close();
         engine = Chronix.open(dir, config, scheduler);
@@ -63,6 +80,24 @@ public final class SqlFixture implements AutoCloseable {
 
     public EngineTables tables() {
         return new EngineTables(engine);
+    }
+
+    /** An answer: columns as {@code name:type:nullable}, rows as {@link #render} prints them, and who answered. */
+    public record Answer(List<String> columns, List<String> rows, SqlQuery.AnsweredBy by) {
+    }
+
+    /** Runs a statement and keeps its whole answer. */
+    public Answer answer(String sql) {
+        try (SqlQuery q = SqlQuery.prepare(sandbox, tables(), sql, allocator)) {
+            ArrowReader reader = q.execute();
+            List<String> columns = new ArrayList<>();
+            for (org.apache.arrow.vector.types.pojo.Field field : reader.getVectorSchemaRoot().getSchema().getFields()) {
+                columns.add(field.getName() + ":" + field.getType() + ":" + field.isNullable());
+            }
+            return new Answer(columns, render(reader), q.answeredBy());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Runs a statement; rows as {@code a|b|c}. */

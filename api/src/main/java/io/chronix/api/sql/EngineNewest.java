@@ -1,0 +1,124 @@
+package io.chronix.api.sql;
+
+import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.schema.Column;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampNanoVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Answers a {@link NewestShape} (TSBS's lastpoint: {@code SELECT DISTINCT ON (tags) * … ORDER BY
+ * tags, time DESC}) from each series' newest row, in Java, as DuckDB answers it over the same rows:
+ * per value of the {@code DISTINCT ON} tags the newest row, the keys ordered as asked (NULLs last
+ * unless asked first, strings by their UTF-8 bytes), then {@code OFFSET} and {@code LIMIT}. Rows
+ * below the shape's exact lower time bound are left out (the scan's bound may be a microsecond
+ * lower). Two series with the same key values and the same newest instant tie; DuckDB keeps either
+ * one, and so may this. Each column is copied from the row it came from, its type as the scan's,
+ * nullable as DuckDB reports every column.
+ */
+public final class EngineNewest {
+
+    private EngineNewest() {
+    }
+
+    /** The newest row of one key: where it is in the scan. */
+    private record Row(VectorSchemaRoot batch, int index, long time, byte[][] key) {
+    }
+
+    /**
+     * The answer in one batch; null if the scan's batches lack a column the shape names (then
+     * DuckDB answers).
+     *
+     * @param cancelled polled between batches; when true, {@link QueryCancelledException}
+     */
+    public static ScanResult answer(NewestShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled) {
+        List<NewestShape.Key> keys = shape.keys();
+        Map<TagValues, Row> newest = new HashMap<>();
+        for (VectorSchemaRoot batch : input.batches()) {
+            if (cancelled.getAsBoolean()) {
+                throw new QueryCancelledException();
+            }
+            if (!(batch.getVector(Column.TIME) instanceof TimeStampNanoVector time)) {
+                return null;
+            }
+            VarCharVector[] tags = new VarCharVector[keys.size()];
+            for (int k = 0; k < tags.length; k++) {
+                if (!(batch.getVector(keys.get(k).column()) instanceof VarCharVector v)) {
+                    return null;
+                }
+                tags[k] = v;
+            }
+            for (int i = 0; i < batch.getRowCount(); i++) {
+                long t = time.get(i);
+                if (t < shape.from()) {
+                    continue;
+                }
+                byte[][] key = new byte[tags.length][];
+                for (int k = 0; k < tags.length; k++) {
+                    key[k] = tags[k].isNull(i) ? null : tags[k].get(i);
+                }
+                newest.merge(new TagValues(key), new Row(batch, i, t, key), (a, b) -> b.time() > a.time() ? b : a);
+            }
+        }
+        List<Row> rows = new ArrayList<>(newest.values());
+        rows.sort((a, b) -> {
+            for (int k = 0; k < keys.size(); k++) {
+                int c = compare(a.key()[k], b.key()[k], keys.get(k));
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        });
+        int first = (int) Math.min(shape.offset(), rows.size());
+        int n = (int) Math.min(rows.size() - first, shape.limit());
+        return copied(shape, rows.subList(first, first + n), input, allocator);
+    }
+
+    private static int compare(byte[] a, byte[] b, NewestShape.Key key) {
+        if (a == null || b == null) {
+            return a == b ? 0 : (a == null) == key.nullsFirst() ? -1 : 1;
+        }
+        int c = Arrays.compareUnsigned(a, b);
+        return key.descending() ? -c : c;
+    }
+
+    private static ScanResult copied(NewestShape shape, List<Row> rows, ScanResult input, BufferAllocator allocator) {
+        List<Field> fields = new ArrayList<>();
+        for (NewestShape.Output o : shape.outputs()) {
+            Field f = input.schema().findField(o.column());
+            fields.add(Field.nullable(o.name(), f.getType()));
+        }
+        Schema schema = new Schema(fields);
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        try {
+            for (int c = 0; c < fields.size(); c++) {
+                FieldVector to = root.getVector(c);
+                to.setInitialCapacity(rows.size());
+                to.allocateNew();
+                String column = shape.outputs().get(c).column();
+                for (int r = 0; r < rows.size(); r++) {
+                    Row row = rows.get(r);
+                    to.copyFromSafe(row.index(), r, row.batch().getVector(column));
+                }
+                to.setValueCount(rows.size());
+            }
+            root.setRowCount(rows.size());
+            return new ScanResult(schema, List.of(root));
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,325 @@
+package io.chronix.api.sql;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import static io.chronix.api.sql.SqlFixture.SECOND;
+import static io.chronix.api.sql.SqlFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Statements of the {@link AggregateShape} are answered by {@link EngineAggregation} without DuckDB.
+ * On random data — NULL tags and fields, two tags, integer and float fields with negative values,
+ * {@code -0.0}, {@code 0.0} and NaN, overwrites in memtables over flushed time, deletes, compaction,
+ * several shards — each random statement of that shape must give what DuckDB gives over the same
+ * scan: the same column names, types and rows in the same order, doubles to the bit but for sums
+ * and means of doubles, whose order of addition is DuckDB's own ({@link #assertSameRows}). DuckDB's
+ * answer comes from the same statement with {@code HAVING true} added, which changes no answer
+ * but is outside the shape.
+ */
+class EngineAggregationTest {
+
+    @TempDir Path dir;
+
+
+    private static final String[] WIDTHS = {"3 microseconds", "250 milliseconds", "1 second", "7 seconds", "1 minute",
+            "10 MINUTES", "1 hour", "90 minutes", " 2 hours "};
+
+    @Test
+    void answersAsDuckDbDoesOverTheSameScan() {
+        long seed = Long.getLong("chronix.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        int taken = 0;
+        try (SqlFixture f = new SqlFixture(dir, SqlFixture.config().withOooToleranceShards(100))) {
+            // every column the statements name exists from the first write on (else every query is a binder error)
+            f.write(b -> b.beginPoint("cpu", T0).tag("host", "a").tag("dc", "x").floatField("usage", 1).integerField("n", 1)
+                    .stringField("state", "ok").endPoint());
+            for (int step = 0; step < 10; step++) {
+                int points = 1 + r.nextInt(300);
+                f.write(b -> {
+                    for (int p = 0; p < points; p++) {
+                        b.beginPoint("cpu", T0 + r.nextInt(4 * 3600) * SECOND + r.nextInt(3)); // four hourly shards, overwrites
+                        String host = SqlModelTest.HOSTS[r.nextInt(SqlModelTest.HOSTS.length)];
+                        if (host != null) {
+                            b.tag("host", host);
+                        }
+                        if (r.nextInt(3) > 0) {
+                            b.tag("dc", r.nextBoolean() ? "x" : "y");
+                        }
+                        boolean any = false;
+                        if (r.nextInt(4) > 0) {
+                            b.floatField("usage", floatValue(r));
+                            any = true;
+                        }
+                        if (r.nextInt(4) > 0) {
+                            b.integerField("n", r.nextInt(2001) - 1000);
+                            any = true;
+                        }
+                        if (!any || r.nextInt(5) == 0) {
+                            b.stringField("state", r.nextBoolean() ? "ok" : "busy");
+                        }
+                        b.endPoint();
+                    }
+                });
+                f.randomMaintenance(r);
+                for (int q = 0; q < 15; q++) {
+                    Statement s = randomStatement(r);
+                    SqlFixture.Answer fast = f.answer(s.sql(false));
+                    SqlFixture.Answer full = f.answer(s.sql(true));
+                    assertThat(full.by()).isEqualTo(SqlQuery.AnsweredBy.DUCKDB);
+                    assertThat(fast.columns()).as("seed %d: %s", seed, s.sql(false)).isEqualTo(full.columns());
+                    List<String> fastRows = fast.rows();
+                    List<String> fullRows = full.rows();
+                    if (s.orders.isEmpty()) { // no ORDER BY: DuckDB's order is its own
+                        fastRows = sorted(fastRows);
+                        fullRows = sorted(fullRows);
+                    }
+                    assertSameRows(fast.columns(), fastRows, fullRows, "seed " + seed + ": " + s.sql(false));
+                    if (fast.by() == SqlQuery.AnsweredBy.ENGINE_AGGREGATE) {
+                        taken++;
+                    }
+                }
+            }
+        }
+        assertThat(taken).as("seed %d: the engine answered", seed).isGreaterThan(100);
+    }
+
+    @Test
+    void leavesEverythingElseToDuckDb() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            f.write(b -> b.beginPoint("cpu", T0).tag("host", "a").floatField("usage", 1).integerField("n", 1).endPoint()
+                    .beginPoint("cpu", T0 + SECOND).tag("host", "b").floatField("usage", 2).integerField("n", 2).endPoint());
+            String window = " WHERE time >= TIMESTAMP '2026-01-01 00:00:00' AND time < TIMESTAMP '2026-01-01 01:00:00'";
+            assertThat(f.answer("SELECT time_bucket(INTERVAL '1 minute', time) AS b, max(usage) AS m FROM cpu" + window
+                    + " GROUP BY 1 ORDER BY 1").by()).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+            for (String sql : List.of(
+                    "SELECT max(usage) FROM cpu", // no alias: DuckDB names it
+                    "SELECT sum(n) AS s FROM cpu", // a HUGEINT
+                    "SELECT max(usage) AS m FROM cpu WHERE usage > 1", // a field predicate
+                    "SELECT max(usage) AS m FROM cpu WHERE host = 'a' AND host = 'b'", // two predicates on one tag
+                    "SELECT max(usage) AS m FROM cpu WHERE host = 'a' OR host = 'b'",
+                    "SELECT host, max(usage) AS m FROM cpu GROUP BY 1 LIMIT 1", // LIMIT without ORDER BY
+                    "SELECT host, max(usage) AS m FROM cpu GROUP BY 1 ORDER BY m", // ORDER BY an aggregate
+                    "SELECT max(usage) AS m FROM cpu GROUP BY host", // a group key not in the answer
+                    "SELECT time_bucket(INTERVAL '1 day', time) AS b, max(usage) AS m FROM cpu GROUP BY 1",
+                    "SELECT time_bucket(INTERVAL '1 month', time) AS b, max(usage) AS m FROM cpu GROUP BY 1",
+                    "SELECT time_bucket(INTERVAL '1 hour', time, TIMESTAMP '2026-01-01 00:30:00') AS b, max(usage) AS m FROM cpu GROUP BY 1",
+                    "SELECT time_bucket(INTERVAL '1 hour', time) AS a, time_bucket(INTERVAL '1 minute', time) AS b, max(usage) AS m FROM cpu GROUP BY 1, 2",
+                    "SELECT host, max(usage) AS m FROM cpu GROUP BY ROLLUP (host)",
+                    "SELECT DISTINCT host, max(usage) AS m FROM cpu GROUP BY 1",
+                    "SELECT max(DISTINCT usage) AS m FROM cpu",
+                    "SELECT max(usage) FILTER (WHERE n > 1) AS m FROM cpu",
+                    "SELECT max(c.usage) AS m FROM cpu c, cpu d",
+                    "WITH x AS (SELECT 1) SELECT max(usage) AS m FROM cpu",
+                    "SELECT max(usage + 1) AS m FROM cpu",
+                    "SELECT host, max(usage) AS m FROM cpu GROUP BY 1 HAVING max(usage) > 1")) {
+                assertThat(f.answer(sql).by()).as(sql).isEqualTo(SqlQuery.AnsweredBy.DUCKDB);
+            }
+        }
+    }
+
+    @Test
+    void signedZerosAndNaNAsInDuckDb() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            double[][] series = {{-0.0, 0.0}, {0.0, -0.0}, {1.0, Double.NaN, 2.0}, {Double.NaN, -1.0}, {-0.0, -0.0, 0.0, 0.0}};
+            f.write(b -> {
+                for (int s = 0; s < series.length; s++) {
+                    for (int i = 0; i < series[s].length; i++) {
+                        b.beginPoint("cpu", T0 + i * SECOND).tag("host", "h" + s).floatField("usage", series[s][i]).endPoint();
+                    }
+                }
+            });
+            for (boolean flushed : new boolean[]{false, true}) {
+                String sql = "SELECT host, min(usage) AS lo, max(usage) AS hi, sum(usage) AS s, avg(usage) AS m FROM cpu GROUP BY 1 ORDER BY 1";
+                SqlFixture.Answer fast = f.answer(sql);
+                assertThat(fast.by()).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+                assertThat(fast.rows()).as(flushed ? "segments" : "memtable")
+                        .isEqualTo(f.answer(sql.replace(" ORDER BY", " HAVING true ORDER BY")).rows());
+                f.engine.flush();
+            }
+        }
+    }
+
+    @Test
+    void integerSumsBeyondWhatADoubleHoldsExactlyAreLeftToDuckDb() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            f.write(b -> b.beginPoint("cpu", T0).tag("host", "a").integerField("n", Long.MAX_VALUE - 1).endPoint()
+                    .beginPoint("cpu", T0 + SECOND).tag("host", "a").integerField("n", Long.MAX_VALUE - 3).endPoint()
+                    .beginPoint("cpu", T0).tag("host", "b").integerField("n", (1L << 53) - 1).endPoint()
+                    .beginPoint("cpu", T0 + SECOND).tag("host", "b").integerField("n", 3).endPoint()
+                    .beginPoint("cpu", T0).tag("host", "c").integerField("n", -(1L << 52)).endPoint()
+                    .beginPoint("cpu", T0 + SECOND).tag("host", "c").integerField("n", -(1L << 52)).endPoint());
+            for (String host : List.of("a", "b")) { // overflows a long; beyond 2^53
+                String sql = "SELECT avg(n) AS m FROM cpu WHERE host = '" + host + "'";
+                SqlFixture.Answer a = f.answer(sql);
+                assertThat(a.by()).as(sql).isEqualTo(SqlQuery.AnsweredBy.DUCKDB);
+                assertThat(a.rows()).isEqualTo(f.answer(sql + " HAVING true").rows());
+            }
+            SqlFixture.Answer c = f.answer("SELECT avg(n) AS m, min(n) AS lo FROM cpu WHERE host = 'c'"); // -2^53: exact
+            assertThat(c.by()).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+            assertThat(c.rows()).containsExactly((double) -(1L << 52) + "|" + -(1L << 52));
+        }
+    }
+
+    /** The parts of one statement of the shape. */
+    private record Statement(List<String> select, List<String> groupBy, String where, List<String> orders, String limit) {
+        String sql(boolean duckDb) {
+            StringBuilder sb = new StringBuilder("SELECT ").append(String.join(", ", select)).append(" FROM cpu").append(where);
+            if (!groupBy.isEmpty()) {
+                sb.append(" GROUP BY ").append(String.join(", ", groupBy));
+            }
+            if (duckDb) {
+                sb.append(" HAVING true");
+            }
+            if (!orders.isEmpty()) {
+                sb.append(" ORDER BY ").append(String.join(", ", orders));
+            }
+            return sb.append(limit).toString();
+        }
+    }
+
+    private static Statement randomStatement(Random r) {
+        List<String> items = new ArrayList<>();
+        List<String> keys = new ArrayList<>(); // key items, as written
+        if (r.nextInt(10) < 7) {
+            String fn = r.nextBoolean() ? "time_bucket" : "date_bin";
+            String alias = switch (r.nextInt(3)) {
+                case 0 -> "time";
+                case 1 -> "b";
+                default -> "\"Bucket\"";
+            };
+            keys.add(fn + "(INTERVAL '" + WIDTHS[r.nextInt(WIDTHS.length)] + "', time) AS " + alias);
+        }
+        if (r.nextBoolean()) {
+            keys.add(r.nextInt(3) == 0 ? "host AS h" : "host");
+        }
+        if (r.nextInt(3) == 0) {
+            keys.add("dc");
+        }
+        String[] aggregates = {"count(*)", "count(*) AS n_rows", "count(usage) AS c_usage", "count(state) AS c_state",
+                "min(usage) AS min_usage", "max(usage) AS max_usage", "avg(usage) AS mean_usage", "sum(usage) AS sum_usage",
+                "min(n) AS min_n", "max(n) AS max_n", "avg(n) AS mean_n", "MAX(n) AS max_n2", "mean(usage) AS m2"};
+        int count = 1 + r.nextInt(4);
+        for (int i = 0; i < count; i++) {
+            items.add(aggregates[r.nextInt(aggregates.length)]);
+        }
+        items.addAll(keys);
+        Collections.shuffle(items, r);
+        List<Integer> keyOrdinals = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            if (keys.contains(items.get(i))) {
+                keyOrdinals.add(i + 1);
+            }
+        }
+        List<String> groupBy = new ArrayList<>();
+        for (int k : keyOrdinals) {
+            String item = items.get(k - 1);
+            groupBy.add(item.startsWith("host") && r.nextBoolean() ? "host" : item.equals("dc") && r.nextBoolean() ? "dc" : Integer.toString(k));
+        }
+        Collections.shuffle(groupBy, r);
+        List<String> conjuncts = new ArrayList<>();
+        if (r.nextBoolean()) {
+            long from = T0 + r.nextInt(5 * 3600) * SECOND - 1800 * SECOND + r.nextInt(3);
+            if (r.nextInt(4) == 0) {
+                conjuncts.add("time BETWEEN " + literal(r, from) + " AND " + literal(r, from + r.nextInt(3 * 3600) * SECOND));
+            } else {
+                conjuncts.add("time " + (r.nextBoolean() ? ">=" : ">") + " " + literal(r, from));
+                if (r.nextBoolean()) {
+                    conjuncts.add(literal(r, from + r.nextInt(3 * 3600) * SECOND) + (r.nextBoolean() ? " > " : " >= ") + "time");
+                }
+            }
+        }
+        switch (r.nextInt(5)) {
+            case 0 -> conjuncts.add("host = 'a'");
+            case 1 -> conjuncts.add("host IN ('a', 'c')");
+            case 2 -> conjuncts.add("host IS NULL");
+            default -> {
+            }
+        }
+        if (r.nextInt(4) == 0) {
+            conjuncts.add("dc = 'x'");
+        }
+        Collections.shuffle(conjuncts, r);
+        String where = conjuncts.isEmpty() ? "" : " WHERE " + String.join(" AND ", conjuncts);
+        List<String> orders = new ArrayList<>();
+        String limit = "";
+        if (!keyOrdinals.isEmpty() && r.nextInt(4) > 0) {
+            List<Integer> order = new ArrayList<>(keyOrdinals);
+            Collections.shuffle(order, r);
+            for (int k : order) {
+                String dir = switch (r.nextInt(3)) {
+                    case 0 -> "";
+                    case 1 -> " ASC";
+                    default -> " DESC";
+                };
+                String nulls = switch (r.nextInt(4)) {
+                    case 0 -> " NULLS FIRST";
+                    case 1 -> " NULLS LAST";
+                    default -> "";
+                };
+                orders.add(k + dir + nulls);
+            }
+            if (r.nextBoolean()) {
+                limit = " LIMIT " + r.nextInt(8) + (r.nextBoolean() ? " OFFSET " + r.nextInt(5) : "");
+            }
+        }
+        return new Statement(items, groupBy, where, orders, limit);
+    }
+
+    private static double floatValue(Random r) {
+        return switch (r.nextInt(40)) {
+            case 0, 1, 2, 3 -> -0.0;
+            case 4, 5, 6 -> 0.0;
+            case 7 -> Double.NaN;
+            default -> (r.nextInt(2001) - 1000) / 7.0;
+        };
+    }
+
+    private static String literal(Random r, long ns) {
+        String text = SqlModelTest.ts(ns); // TIMESTAMP_NS '…'
+        return switch (r.nextInt(3)) {
+            case 0 -> text;
+            case 1 -> text.substring("TIMESTAMP_NS ".length()); // a bare string, cast by DuckDB to the column's type
+            default -> "TIMESTAMP '" + text.substring("TIMESTAMP_NS '".length(), text.length() - 4) + "'"; // microseconds
+        };
+    }
+
+    /** Columns whose value is a sum of doubles: DuckDB adds partial sums in an order of its own. */
+    private static final java.util.Set<String> FLOAT_SUMS = java.util.Set.of("mean_usage", "sum_usage", "m2");
+
+    /**
+     * Every cell equal, except that a sum or mean of doubles may differ from DuckDB's in its last
+     * bits: DuckDB adds per-partition partial sums in an order of its own (it changes with
+     * threads and batch boundaries), the engine adds in scan order. Both are the sum of the same
+     * values; the difference is bounded far below the values' resolution (multiples of 1/7).
+     */
+    private static void assertSameRows(List<String> columns, List<String> fast, List<String> full, String what) {
+        assertThat(fast).as(what).hasSameSizeAs(full);
+        for (int r = 0; r < fast.size(); r++) {
+            String[] a = fast.get(r).split("\\|", -1);
+            String[] b = full.get(r).split("\\|", -1);
+            assertThat(a.length).as(what).isEqualTo(b.length);
+            for (int c = 0; c < a.length; c++) {
+                String name = columns.get(c).substring(0, columns.get(c).indexOf(':'));
+                if (FLOAT_SUMS.contains(name) && !a[c].equals(b[c]) && !a[c].equals("null") && !b[c].equals("null")) {
+                    assertThat(Double.parseDouble(a[c])).as("%s, row %d, %s", what, r, name)
+                            .isCloseTo(Double.parseDouble(b[c]), org.assertj.core.api.Assertions.within(1e-9));
+                } else {
+                    assertThat(a[c]).as("%s, row %d, %s:%n%s%n%s", what, r, name, fast, full).isEqualTo(b[c]);
+                }
+            }
+        }
+    }
+
+    private static List<String> sorted(List<String> rows) {
+        List<String> s = new ArrayList<>(rows);
+        Collections.sort(s);
+        return s;
+    }
+}

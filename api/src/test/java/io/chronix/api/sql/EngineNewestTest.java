@@ -1,0 +1,152 @@
+package io.chronix.api.sql;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import static io.chronix.api.sql.SqlFixture.SECOND;
+import static io.chronix.api.sql.SqlFixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lastpoint shape ({@link NewestShape}) is answered by {@link EngineNewest} from each series'
+ * newest row. On random data — NULL tags, two tags, NULL fields, overwrites, deletes, flushes and
+ * compaction — each random statement of the shape must answer what DuckDB answers from the whole
+ * measurement: the same statement with {@code true} added to its {@code WHERE}, which keeps the
+ * same rows but is outside the shape (so DuckDB reads every row). Instants are unique, so no two
+ * series tie for a key's newest row.
+ */
+class EngineNewestTest {
+
+    @TempDir Path dir;
+
+
+    @Test
+    void answersAsDuckDbDoesFromEveryRow() {
+        long seed = Long.getLong("chronix.test.seed", System.nanoTime());
+        Random r = new Random(seed);
+        Set<Long> used = new HashSet<>();
+        int taken = 0;
+        try (SqlFixture f = new SqlFixture(dir, SqlFixture.config().withOooToleranceShards(100))) {
+            f.write(b -> b.beginPoint("cpu", T0).tag("host", "a").tag("dc", "x").floatField("usage", 1).integerField("n", 1)
+                    .stringField("state", "ok").endPoint());
+            used.add(T0);
+            for (int step = 0; step < 10; step++) {
+                int points = 1 + r.nextInt(100);
+                f.write(b -> {
+                    for (int p = 0; p < points; p++) {
+                        long t;
+                        do {
+                            t = T0 + (long) r.nextInt(4 * 3600) * SECOND + r.nextInt(1000);
+                        } while (!used.add(t));
+                        b.beginPoint("cpu", t);
+                        String host = SqlModelTest.HOSTS[r.nextInt(SqlModelTest.HOSTS.length)];
+                        if (host != null) {
+                            b.tag("host", host);
+                        }
+                        if (r.nextInt(3) > 0) {
+                            b.tag("dc", r.nextBoolean() ? "x" : "y");
+                        }
+                        if (r.nextBoolean()) {
+                            b.floatField("usage", r.nextInt(100));
+                        }
+                        b.integerField("n", r.nextInt(10));
+                        b.endPoint();
+                    }
+                });
+                f.randomMaintenance(r);
+                for (int q = 0; q < 15; q++) {
+                    String[] sql = randomStatement(r);
+                    SqlFixture.Answer fast = f.answer(sql[0]);
+                    SqlFixture.Answer full = f.answer(sql[1]);
+                    assertThat(full.by()).isEqualTo(SqlQuery.AnsweredBy.DUCKDB);
+                    assertThat(fast.columns()).as("seed %d: %s", seed, sql[0]).isEqualTo(full.columns());
+                    assertThat(fast.rows()).as("seed %d: %s", seed, sql[0]).isEqualTo(full.rows());
+                    if (fast.by() == SqlQuery.AnsweredBy.ENGINE_NEWEST) {
+                        taken++;
+                    }
+                }
+            }
+        }
+        assertThat(taken).as("seed %d: the engine answered", seed).isGreaterThan(100);
+    }
+
+    @Test
+    void leavesOtherDistinctOnStatementsToDuckDb() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            f.write(b -> b.beginPoint("cpu", T0).tag("host", "a").floatField("usage", 1).endPoint()
+                    .beginPoint("cpu", T0 + SECOND).tag("host", "b").floatField("usage", 2).endPoint());
+            assertThat(f.answer("SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC").by())
+                    .isEqualTo(SqlQuery.AnsweredBy.ENGINE_NEWEST);
+            for (String sql : List.of(
+                    "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC, usage", // an order after time
+                    "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time", // the oldest row
+                    "SELECT DISTINCT ON (host) * FROM cpu WHERE usage > 1 ORDER BY host, time DESC",
+                    "SELECT DISTINCT ON (host) * FROM cpu WHERE time < TIMESTAMP '2026-01-01 00:00:00' ORDER BY host, time DESC",
+                    "SELECT DISTINCT ON (host) usage + 1 AS u FROM cpu ORDER BY host, time DESC",
+                    "SELECT DISTINCT ON (usage) * FROM cpu ORDER BY usage, time DESC")) {
+                assertThat(f.answer(sql).by()).as(sql).isEqualTo(SqlQuery.AnsweredBy.DUCKDB);
+            }
+        }
+    }
+
+    /** The statement, and the same with {@code true} among its conjuncts. */
+    private static String[] randomStatement(Random r) {
+        String select = switch (r.nextInt(3)) {
+            case 0 -> "*";
+            case 1 -> "time, host, usage";
+            default -> "host AS h, n, time, dc";
+        };
+        List<String> keys = new ArrayList<>(switch (r.nextInt(3)) {
+            case 0 -> List.of("host");
+            case 1 -> List.of("host", "dc");
+            default -> List.of("dc");
+        });
+        List<String> orders = new ArrayList<>();
+        Collections.shuffle(keys, r);
+        for (String k : keys) {
+            orders.add(k + switch (r.nextInt(3)) {
+                case 0 -> "";
+                case 1 -> " ASC";
+                default -> " DESC";
+            } + switch (r.nextInt(4)) {
+                case 0 -> " NULLS FIRST";
+                case 1 -> " NULLS LAST";
+                default -> "";
+            });
+        }
+        orders.add("time DESC");
+        List<String> conjuncts = new ArrayList<>();
+        switch (r.nextInt(5)) {
+            case 0 -> conjuncts.add("host = 'a'");
+            case 1 -> conjuncts.add("host IN ('a', 'c')");
+            case 2 -> conjuncts.add("dc IS NULL");
+            default -> {
+            }
+        }
+        if (r.nextBoolean()) {
+            long from = T0 + r.nextInt(5 * 3600) * SECOND - 1800 * SECOND + r.nextInt(1000);
+            String text = SqlModelTest.ts(from);
+            conjuncts.add("time " + (r.nextBoolean() ? ">= " : "> ") + switch (r.nextInt(3)) {
+                case 0 -> text;
+                case 1 -> text.substring("TIMESTAMP_NS ".length());
+                default -> "TIMESTAMP '" + text.substring("TIMESTAMP_NS '".length(), text.length() - 4) + "'";
+            });
+        }
+        String limit = r.nextInt(3) == 0 ? " LIMIT " + r.nextInt(5) + (r.nextBoolean() ? " OFFSET " + r.nextInt(3) : "") : "";
+        String head = "SELECT DISTINCT ON (" + String.join(", ", keys) + ") " + select + " FROM cpu";
+        String tail = " ORDER BY " + String.join(", ", orders) + limit;
+        List<String> all = new ArrayList<>(conjuncts);
+        all.add("true");
+        return new String[]{
+                head + (conjuncts.isEmpty() ? "" : " WHERE " + String.join(" AND ", conjuncts)) + tail,
+                head + " WHERE " + String.join(" AND ", all) + tail};
+    }
+}
