@@ -55,6 +55,19 @@ public record AggregateShape(String measurement, long from, long to, List<Output
     public record Order(int output, boolean descending, boolean nullsFirst) {
     }
 
+    /**
+     * The bucket output if the answer is the newest few buckets' groups: the first sort key is the
+     * bucket, descending, under a {@code LIMIT}, and the range has an end. Then only as many
+     * buckets, counted back from the end, can hold the answer as there are rows to keep
+     * ({@code offset + limit}), and fewer if some are empty.
+     */
+    public java.util.Optional<Bucket> newestBucketsFirst() {
+        if (orders.isEmpty() || limit == Long.MAX_VALUE || to == Long.MAX_VALUE || !orders.getFirst().descending()) {
+            return java.util.Optional.empty();
+        }
+        return outputs.get(orders.getFirst().output()) instanceof Bucket b ? java.util.Optional.of(b) : java.util.Optional.empty();
+    }
+
     /** Whether the statement groups at all; without group keys it answers one row, even over no rows. */
     public boolean grouped() {
         for (Output o : outputs) {

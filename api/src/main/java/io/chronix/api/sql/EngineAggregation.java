@@ -230,6 +230,16 @@ public final class EngineAggregation {
         return true;
     }
 
+    /** The start of the bucket holding {@code t}, as {@link #assignGroups} computes it; {@code Long.MIN_VALUE} if it overflows. */
+    static long bucketOf(long t, AggregateShape.Bucket b) {
+        long since = t - b.origin();
+        if (((t ^ b.origin()) & (t ^ since)) < 0) {
+            return Long.MIN_VALUE;
+        }
+        long start = t - Math.floorMod(since, b.width());
+        return start > t ? Long.MIN_VALUE : start;
+    }
+
     private int comboOf(TagColumn[] tags, int i) {
         byte[][] values = new byte[tags.length][];
         for (int k = 0; k < tags.length; k++) {

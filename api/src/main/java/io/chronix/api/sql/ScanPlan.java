@@ -43,6 +43,11 @@ public record ScanPlan(String measurement, long from, long to, List<TagPredicate
         return new ScanPlan(measurement, from, to, tags, ranges, columns, newestOnly);
     }
 
+    /** This plan with its range starting at {@code from} instead. */
+    public ScanPlan startingAt(long from) {
+        return new ScanPlan(measurement, from, to, tags, fields, columns, newestOnly);
+    }
+
     /** This plan, for a statement that keeps only each series' newest row. */
     public ScanPlan keepingNewestOnly() {
         return new ScanPlan(measurement, from, to, tags, fields, columns, true);

@@ -100,6 +100,8 @@ public final class SqlQuery implements AutoCloseable {
     private long inputRows;
     /** The statement's shape if the engine's aggregation may answer it; null otherwise. */
     private AggregateShape aggregate;
+    /** The engine's answer found while choosing the window to scan ({@link #scanNewestBuckets}); null otherwise. */
+    private ScanResult windowAnswer;
     /** The statement's shape if the engine answers it from each series' newest row; null otherwise. */
     private NewestShape newest;
     private AnsweredBy answeredBy = AnsweredBy.DUCKDB;
@@ -149,11 +151,19 @@ public final class SqlQuery implements AutoCloseable {
                 q.answeredBy = AnsweredBy.ENGINE_COUNT;
                 return q;
             }
+            q.aggregate = analysis.aggregate();
+            q.newest = analysis.newest();
             long inputRows = 0;
             for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
                 ScanPlan plan = e.getValue();
-                ScanResult r = plan.newestOnly() ? tables.scanNewest(plan.toRequest(), allocator) : tables.scan(plan.toRequest(), allocator);
-                q.results.add(r);
+                ScanResult r;
+                if (q.aggregate != null && q.aggregate.newestBucketsFirst().isPresent()) {
+                    plan = q.scanNewestBuckets(tables, plan, q.aggregate);
+                    r = q.results.getLast();
+                } else {
+                    r = plan.newestOnly() ? tables.scanNewest(plan.toRequest(), allocator) : tables.scan(plan.toRequest(), allocator);
+                    q.results.add(r);
+                }
                 q.byMeasurement.put(e.getKey(), r);
                 long bytes = 0;
                 for (var b : r.batches()) {
@@ -166,8 +176,6 @@ public final class SqlQuery implements AutoCloseable {
                         r.batches().size(), bytes));
             }
             q.inputRows = inputRows;
-            q.aggregate = analysis.aggregate();
-            q.newest = analysis.newest();
             return q;
         } catch (SQLException e) {
             if (q != null) {
@@ -181,6 +189,49 @@ public final class SqlQuery implements AutoCloseable {
             throw e;
         } finally {
             casts.close();
+        }
+    }
+
+    /**
+     * Scans for a statement whose answer is its newest buckets ({@link AggregateShape#newestBucketsFirst}):
+     * a window of whole buckets back from the end of the range, as many as the answer has rows,
+     * then four times as many, and so on, until the engine's answer over the window has all its
+     * rows or the window reaches the start of the range. Each bucket inside a window is whole, and
+     * every bucket before it sorts after the window's, so an answer with all its rows is the
+     * answer over the whole range. TSBS's groupby-orderby-limit reads five minutes instead of the
+     * day before its end. Leaves the scan kept last in {@link #results} and the answer, if the
+     * window found it, in {@link #windowAnswer}.
+     *
+     * @return the plan of the scan kept
+     */
+    private ScanPlan scanNewestBuckets(Tables tables, ScanPlan plan, AggregateShape shape) {
+        AggregateShape.Bucket bucket = shape.newestBucketsFirst().orElseThrow();
+        long rows = shape.limit() > Long.MAX_VALUE - shape.offset() ? Long.MAX_VALUE : shape.limit() + shape.offset();
+        long last = EngineAggregation.bucketOf(shape.to(), bucket);
+        for (long buckets = Math.max(rows, 1); ; buckets = buckets > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : buckets * 4) {
+            long back = buckets - 1 > Long.MAX_VALUE / bucket.width() ? Long.MAX_VALUE : (buckets - 1) * bucket.width();
+            long start = last < Long.MIN_VALUE + back ? Long.MIN_VALUE : last - back; // back >= 0
+            if (back == Long.MAX_VALUE || start <= shape.from() || start <= plan.from()) {
+                results.add(tables.scan(plan.toRequest(), allocator));
+                return plan; // the whole range
+            }
+            ScanPlan window = plan.startingAt(start);
+            ScanResult r = tables.scan(window.toRequest(), allocator);
+            results.add(r);
+            ScanResult answer = EngineAggregation.answer(shape, r, allocator, () -> cancelled);
+            if (answer != null && answer.rowCount() == shape.limit()) {
+                windowAnswer = answer; // closed with the query
+                return window;
+            }
+            if (answer != null) {
+                answer.close();
+            }
+            results.remove(r);
+            r.close();
+            if (answer == null) {
+                results.add(tables.scan(plan.toRequest(), allocator));
+                return plan; // DuckDB answers, over the whole range
+            }
         }
     }
 
@@ -231,7 +282,10 @@ public final class SqlQuery implements AutoCloseable {
             return reader;
         }
         ScanResult answer = null;
-        if (aggregate != null) {
+        if (windowAnswer != null) {
+            answer = windowAnswer;
+            answeredBy = AnsweredBy.ENGINE_AGGREGATE;
+        } else if (aggregate != null) {
             answer = EngineAggregation.answer(aggregate, byMeasurement.get(aggregate.measurement()), allocator, () -> cancelled);
             answeredBy = answer != null ? AnsweredBy.ENGINE_AGGREGATE : AnsweredBy.DUCKDB;
         } else if (newest != null) {
@@ -239,7 +293,9 @@ public final class SqlQuery implements AutoCloseable {
             answeredBy = answer != null ? AnsweredBy.ENGINE_NEWEST : AnsweredBy.DUCKDB;
         }
         if (answer != null) {
-            results.add(answer);
+            if (answer != windowAnswer) {
+                results.add(answer);
+            }
             reader = new BatchListReader(allocator, answer.schema(), answer.batches());
             return reader;
         }
@@ -359,6 +415,9 @@ public final class SqlQuery implements AutoCloseable {
         }
         for (ScanResult r : results) {
             r.close();
+        }
+        if (windowAnswer != null) {
+            windowAnswer.close();
         }
     }
 

@@ -147,6 +147,36 @@ class EngineAggregationTest {
     }
 
     @Test
+    void theNewestBucketsFirstReadOnlyAWindowBeforeTheEnd() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            // a point every 7 minutes for four hours, none in the last 40 minutes before the end asked for
+            f.write(b -> {
+                for (int m = 0; m < 200; m += 7) {
+                    b.beginPoint("cpu", T0 + m * 60 * SECOND).tag("host", m % 2 == 0 ? "a" : "b").floatField("usage", m).endPoint();
+                }
+            });
+            f.engine.flush();
+            String end = "TIMESTAMP '2026-01-01 04:00:00'";
+            for (String tail : List.of(" ORDER BY 1 DESC LIMIT 5", " ORDER BY 1 DESC LIMIT 3 OFFSET 4", " ORDER BY 1 DESC, 2 LIMIT 7",
+                    " ORDER BY 1 DESC LIMIT 0", " ORDER BY 1 DESC LIMIT 100")) {
+                boolean host = tail.contains(", 2");
+                String sql = "SELECT time_bucket(INTERVAL '1 minute', time) AS b" + (host ? ", host" : "") + ", max(usage) AS m FROM cpu"
+                        + " WHERE time < " + end + " GROUP BY 1" + (host ? ", 2" : "") + tail;
+                SqlFixture.Answer fast = f.answer(sql);
+                assertThat(fast.by()).as(sql).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+                assertThat(fast.rows()).as(sql).isEqualTo(f.answer(sql.replace(" ORDER BY", " HAVING true ORDER BY")).rows());
+            }
+            try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(),
+                    "SELECT time_bucket(INTERVAL '1 minute', time) AS b, max(usage) AS m FROM cpu WHERE time < " + end
+                            + " GROUP BY 1 ORDER BY 1 DESC LIMIT 2", f.allocator)) {
+                assertThat(SqlFixture.render(q.execute())).containsExactly("2026-01-01T03:16|196.0", "2026-01-01T03:09|189.0");
+                // windows of 2, 8, 32 buckets back from 03:59 are empty; 128 reach back to 01:52: 13 of the 29 points
+                assertThat(q.scans().getFirst().rows()).as("rows read: a window, not the whole range").isEqualTo(13);
+            }
+        }
+    }
+
+    @Test
     void integerSumsBeyondWhatADoubleHoldsExactlyAreLeftToDuckDb() {
         try (SqlFixture f = new SqlFixture(dir)) {
             f.write(b -> b.beginPoint("cpu", T0).tag("host", "a").integerField("n", Long.MAX_VALUE - 1).endPoint()
