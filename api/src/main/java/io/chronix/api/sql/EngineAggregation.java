@@ -1,5 +1,6 @@
 package io.chronix.api.sql;
 
+import io.chronix.engine.read.ScanHelpers;
 import io.chronix.engine.read.ScanResult;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -63,6 +64,8 @@ public final class EngineAggregation {
     private int[] groupCombo = new int[16];
     private long[] groupBucket = new long[16];
     private int groups;
+    /** False once a batch made this part's answer DuckDB's to give. */
+    private boolean ok = true;
     /** For each output, the index of its tag among {@link #tagColumns}; -1 for others. */
     private final int[] tagIndex;
     /** The sort: outputs, in order, each with its direction and where its NULLs go. */
@@ -113,6 +116,9 @@ public final class EngineAggregation {
             sortDescending[i] = sort.get(i).descending();
             sortNullsFirst[i] = sort.get(i).nullsFirst();
         }
+        if (!shape.grouped()) {
+            group(0, 0); // one row even over no rows
+        }
     }
 
     /**
@@ -123,49 +129,50 @@ public final class EngineAggregation {
      * @param cancelled polled between batches; when true, {@link QueryCancelledException}
      */
     public static ScanResult answer(AggregateShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled) {
-        EngineAggregation a = new EngineAggregation(shape);
-        if (!shape.grouped()) {
-            a.group(0, 0); // one row even over no rows
-        }
-        long bucketWidth = 0;
-        long bucketOrigin = 0;
-        if (a.bucketOutput >= 0) {
-            AggregateShape.Bucket b = (AggregateShape.Bucket) shape.outputs().get(a.bucketOutput);
-            bucketWidth = b.width();
-            bucketOrigin = b.origin();
-        }
-        Runs runs = new Runs();
-        Scratch scratch = new Scratch();
-        TagColumn[] tags = new TagColumn[a.tagColumns.length];
-        for (int k = 0; k < tags.length; k++) {
-            tags[k] = new TagColumn();
-        }
-        for (VectorSchemaRoot batch : input.batches()) {
-            if (cancelled.getAsBoolean()) {
-                throw new QueryCancelledException();
-            }
-            int rows = batch.getRowCount();
-            if (rows == 0) {
-                continue;
-            }
-            if (!(batch.getVector(io.chronix.engine.schema.Column.TIME) instanceof TimeStampNanoVector time)) {
-                return null;
-            }
-            for (int k = 0; k < tags.length; k++) {
-                if (!(batch.getVector(a.tagColumns[k]) instanceof VarCharVector v)) {
-                    return null;
+        return answer(shape, input, allocator, cancelled, null);
+    }
+
+    /**
+     * As {@link #answer(AggregateShape, ScanResult, BufferAllocator, BooleanSupplier)}, the batches
+     * shared out between the caller and {@code helpers} when there are enough rows
+     * ({@link ScanHelpers#worthWaking}): each thread aggregates the batches it takes into groups of
+     * its own, merged at the end. Sums of doubles then add per thread first, as DuckDB's threads do.
+     *
+     * @param helpers threads to borrow; null for the caller alone
+     */
+    public static ScanResult answer(AggregateShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled,
+                                    ScanHelpers helpers) {
+        List<VectorSchemaRoot> batches = input.batches();
+        List<EngineAggregation> parts = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Runnable worker = () -> {
+            EngineAggregation part = new EngineAggregation(shape);
+            Batch work = part.new Batch();
+            try {
+                for (int i = next.getAndIncrement(); i < batches.size() && part.ok && failure.get() == null; i = next.getAndIncrement()) {
+                    if (cancelled.getAsBoolean()) {
+                        throw new QueryCancelledException();
+                    }
+                    part.ok = work.add(batches.get(i));
                 }
-                tags[k].load(v, rows);
+            } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
             }
-            runs.clear();
-            if (!a.assignGroups(scratch.times(time, rows), tags, rows, bucketWidth, bucketOrigin, runs)) {
+            parts.add(part);
+        };
+        if (helpers != null && batches.size() > 1 && helpers.worthWaking(input.rowCount())) {
+            helpers.run(batches.size(), worker);
+        } else {
+            worker.run();
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        EngineAggregation a = parts.getFirst();
+        for (EngineAggregation p : parts) {
+            if (!p.ok || p != a && !a.merge(p)) {
                 return null;
-            }
-            for (State s : a.states) {
-                s.ensure(a.groups);
-                if (!s.add(batch, rows, runs, scratch)) {
-                    return null;
-                }
             }
         }
         for (State s : a.states) {
@@ -175,6 +182,74 @@ public final class EngineAggregation {
             }
         }
         return a.result(allocator);
+    }
+
+    /** One thread's scratch space for adding batches to its part. */
+    private final class Batch {
+        private final Runs runs = new Runs();
+        private final Scratch scratch = new Scratch();
+        private final TagColumn[] tags = new TagColumn[tagColumns.length];
+        private final long bucketWidth;
+        private final long bucketOrigin;
+
+        Batch() {
+            for (int k = 0; k < tags.length; k++) {
+                tags[k] = new TagColumn();
+            }
+            AggregateShape.Bucket b = bucketOutput >= 0 ? (AggregateShape.Bucket) shape.outputs().get(bucketOutput) : null;
+            bucketWidth = b == null ? 0 : b.width();
+            bucketOrigin = b == null ? 0 : b.origin();
+        }
+
+        /** Adds the batch's rows; false if the answer is DuckDB's to give. */
+        boolean add(VectorSchemaRoot batch) {
+            int rows = batch.getRowCount();
+            if (rows == 0) {
+                return true;
+            }
+            if (!(batch.getVector(io.chronix.engine.schema.Column.TIME) instanceof TimeStampNanoVector time)) {
+                return false;
+            }
+            for (int k = 0; k < tags.length; k++) {
+                if (!(batch.getVector(tagColumns[k]) instanceof VarCharVector v)) {
+                    return false;
+                }
+                tags[k].load(v, rows);
+            }
+            runs.clear();
+            if (!assignGroups(scratch.times(time, rows), tags, rows, bucketWidth, bucketOrigin, runs)) {
+                return false;
+            }
+            for (State s : states) {
+                s.ensure(groups);
+                if (!s.add(batch, rows, runs, scratch)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Adds another part's groups to this one's; false if an integer sum overflows. */
+    private boolean merge(EngineAggregation other) {
+        int[] combo = new int[other.combos.size()];
+        for (int c = 0; c < combo.length; c++) {
+            byte[][] values = other.combos.get(c);
+            combo[c] = comboIds.computeIfAbsent(new TagValues(values), key -> {
+                combos.add(key.values());
+                return combos.size() - 1;
+            });
+        }
+        for (int g = 0; g < other.groups; g++) {
+            int target = group(combo.length == 0 ? 0 : combo[other.groupCombo[g]], other.groupBucket[g]);
+            for (int k = 0; k < states.length; k++) {
+                states[k].ensure(groups);
+                if (!states[k].combine(target, other.states[k], g)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -652,6 +727,42 @@ public final class EngineAggregation {
                     }
                 }
             }
+        }
+
+        /** Adds group {@code g} of another part's state to group {@code target}; false if an integer sum overflows. */
+        boolean combine(int target, State other, int g) {
+            long n = other.counts[g];
+            if (n == 0) {
+                return true;
+            }
+            long seen = counts[target];
+            counts[target] += n;
+            switch (aggregate.function()) {
+                case COUNT_STAR, COUNT -> {
+                }
+                case MIN, MAX -> {
+                    boolean max = aggregate.function() == AggregateShape.Function.MAX;
+                    if (aggregate.integer()) {
+                        long x = other.longs[g];
+                        longs[target] = seen == 0 || (max ? x > longs[target] : x < longs[target]) ? x : longs[target];
+                    } else {
+                        double x = other.doubles[g];
+                        doubles[target] = seen == 0 || (max ? greater(x, doubles[target]) : greater(doubles[target], x)) ? x : doubles[target];
+                    }
+                }
+                case SUM, AVG -> {
+                    if (aggregate.integer()) {
+                        long s = longs[target] + other.longs[g];
+                        if (((longs[target] ^ s) & (other.longs[g] ^ s)) < 0) {
+                            return false;
+                        }
+                        longs[target] = s;
+                    } else {
+                        doubles[target] += other.doubles[g];
+                    }
+                }
+            }
+            return true;
         }
 
         /** Whether every integer sum converts to {@code double} exactly, as it must to divide as DuckDB does. */

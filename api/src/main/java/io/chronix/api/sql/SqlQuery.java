@@ -67,6 +67,11 @@ public final class SqlQuery implements AutoCloseable {
             return scan(request, allocator);
         }
 
+        /** Threads a query may borrow for its scans and the engine's aggregation; null for none. */
+        default io.chronix.engine.read.ScanHelpers helpers() {
+            return null;
+        }
+
         /** How many rows {@link #scan} would answer; a scan and a sum answers the same, slower. */
         default long countRows(ScanRequest request, BufferAllocator allocator) {
             try (ScanResult r = scan(request, allocator)) {
@@ -100,6 +105,8 @@ public final class SqlQuery implements AutoCloseable {
     private long inputRows;
     /** The statement's shape if the engine's aggregation may answer it; null otherwise. */
     private AggregateShape aggregate;
+    /** Threads the engine's aggregation may borrow; null for none. */
+    private io.chronix.engine.read.ScanHelpers helpers;
     /** The engine's answer found while choosing the window to scan ({@link #scanNewestBuckets}); null otherwise. */
     private ScanResult windowAnswer;
     /** The statement's shape if the engine answers it from each series' newest row; null otherwise. */
@@ -153,6 +160,7 @@ public final class SqlQuery implements AutoCloseable {
             }
             q.aggregate = analysis.aggregate();
             q.newest = analysis.newest();
+            q.helpers = tables.helpers();
             long inputRows = 0;
             for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
                 ScanPlan plan = e.getValue();
@@ -218,7 +226,7 @@ public final class SqlQuery implements AutoCloseable {
             ScanPlan window = plan.startingAt(start);
             ScanResult r = tables.scan(window.toRequest(), allocator);
             results.add(r);
-            ScanResult answer = EngineAggregation.answer(shape, r, allocator, () -> cancelled);
+            ScanResult answer = EngineAggregation.answer(shape, r, allocator, () -> cancelled, tables.helpers());
             if (answer != null && answer.rowCount() == shape.limit()) {
                 windowAnswer = answer; // closed with the query
                 return window;
@@ -286,7 +294,7 @@ public final class SqlQuery implements AutoCloseable {
             answer = windowAnswer;
             answeredBy = AnsweredBy.ENGINE_AGGREGATE;
         } else if (aggregate != null) {
-            answer = EngineAggregation.answer(aggregate, byMeasurement.get(aggregate.measurement()), allocator, () -> cancelled);
+            answer = EngineAggregation.answer(aggregate, byMeasurement.get(aggregate.measurement()), allocator, () -> cancelled, helpers);
             answeredBy = answer != null ? AnsweredBy.ENGINE_AGGREGATE : AnsweredBy.DUCKDB;
         } else if (newest != null) {
             answer = EngineNewest.answer(newest, byMeasurement.get(newest.measurement()), allocator, () -> cancelled);

@@ -88,7 +88,12 @@ public final class SqlFixture implements AutoCloseable {
 
     /** Runs a statement and keeps its whole answer. */
     public Answer answer(String sql) {
-        try (SqlQuery q = SqlQuery.prepare(sandbox, tables(), sql, allocator)) {
+        return answer(sql, tables());
+    }
+
+    /** Runs a statement over the given view of the engine (scan helpers, say) and keeps its whole answer. */
+    public Answer answer(String sql, SqlQuery.Tables tables) {
+        try (SqlQuery q = SqlQuery.prepare(sandbox, tables, sql, allocator)) {
             ArrowReader reader = q.execute();
             List<String> columns = new ArrayList<>();
             for (org.apache.arrow.vector.types.pojo.Field field : reader.getVectorSchemaRoot().getSchema().getFields()) {
