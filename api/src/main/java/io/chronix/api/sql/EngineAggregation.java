@@ -51,7 +51,15 @@ public final class EngineAggregation {
     /** Above this magnitude a {@code long} sum may not convert to {@code double} as DuckDB's 128-bit one does. */
     private static final long EXACT_DOUBLE = 1L << 53;
 
+    /**
+     * Groups one answer may hold in the Java heap (about 30 bytes each, and 24 more per aggregate):
+     * a statement with more, such as microsecond buckets over a year, is DuckDB's, whose memory is
+     * bounded by {@code chronix.query.memory-limit} and answers 422 beyond it.
+     */
+    static final int MAX_GROUPS = 1 << 20;
+
     private final AggregateShape shape;
+    private final int maxGroups;
     private final int bucketOutput;
     private final String[] tagColumns;
     private final State[] states;
@@ -73,8 +81,9 @@ public final class EngineAggregation {
     private final boolean[] sortDescending;
     private final boolean[] sortNullsFirst;
 
-    private EngineAggregation(AggregateShape shape) {
+    private EngineAggregation(AggregateShape shape, int maxGroups) {
         this.shape = shape;
+        this.maxGroups = maxGroups;
         List<AggregateShape.Output> outputs = shape.outputs();
         List<Integer> keys = new ArrayList<>();
         List<String> tags = new ArrayList<>();
@@ -142,12 +151,18 @@ public final class EngineAggregation {
      */
     public static ScanResult answer(AggregateShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled,
                                     ScanHelpers helpers) {
+        return answer(shape, input, allocator, cancelled, helpers, MAX_GROUPS);
+    }
+
+    /** @param maxGroups more groups than this (per thread, or merged) leave the answer to DuckDB */
+    static ScanResult answer(AggregateShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled,
+                             ScanHelpers helpers, int maxGroups) {
         List<VectorSchemaRoot> batches = input.batches();
         List<EngineAggregation> parts = java.util.Collections.synchronizedList(new ArrayList<>());
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
         Runnable worker = () -> {
-            EngineAggregation part = new EngineAggregation(shape);
+            EngineAggregation part = new EngineAggregation(shape, maxGroups);
             Batch work = part.new Batch();
             try {
                 for (int i = next.getAndIncrement(); i < batches.size() && part.ok && failure.get() == null; i = next.getAndIncrement()) {
@@ -242,6 +257,9 @@ public final class EngineAggregation {
         }
         for (int g = 0; g < other.groups; g++) {
             int target = group(combo.length == 0 ? 0 : combo[other.groupCombo[g]], other.groupBucket[g]);
+            if (target < 0) {
+                return false;
+            }
             for (int k = 0; k < states.length; k++) {
                 states[k].ensure(groups);
                 if (!states[k].combine(target, other.states[k], g)) {
@@ -297,6 +315,9 @@ public final class EngineAggregation {
             }
             if (lastGroup < 0 || combo != lastCombo) {
                 lastGroup = grouped ? group(combo, bucket) : 0;
+                if (lastGroup < 0) {
+                    return false; // too many groups to hold in the heap: DuckDB's, within its memory limit
+                }
                 lastCombo = combo;
                 runs.start(i, lastGroup);
             }
@@ -326,6 +347,7 @@ public final class EngineAggregation {
         });
     }
 
+    /** The group of (combination, bucket), added if new; -1 when {@link #maxGroups} are held already. */
     private int group(int combo, long bucket) {
         int mask = slots.length - 1;
         for (int i = slot(combo, bucket) & mask; ; i = (i + 1) & mask) {
@@ -336,6 +358,9 @@ public final class EngineAggregation {
             if (groupBucket[g] == bucket && groupCombo[g] == combo) {
                 return g;
             }
+        }
+        if (groups == maxGroups) {
+            return -1;
         }
         if (groups == groupCombo.length) {
             groupCombo = Arrays.copyOf(groupCombo, groups * 2);

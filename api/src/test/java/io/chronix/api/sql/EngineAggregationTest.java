@@ -182,6 +182,27 @@ class EngineAggregationTest {
     }
 
     @Test
+    void moreGroupsThanTheHeapShouldHoldAreLeftToDuckDb() throws java.sql.SQLException {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            f.write(b -> {
+                for (int s = 0; s < 100; s++) {
+                    b.beginPoint("cpu", T0 + s * SECOND).tag("host", "h" + (s % 7)).floatField("usage", s).endPoint();
+                }
+            });
+            String sql = "SELECT time_bucket(INTERVAL '1 second', time) AS b, host, max(usage) AS m FROM cpu GROUP BY 1, 2 ORDER BY 1, 2";
+            AggregateShape shape = StatementAnalysis.analyse(sql, f.sandbox.serialize(0, sql), java.util.Set.of("cpu"),
+                    f.engine::schema, (text, type) -> java.util.OptionalLong.empty()).aggregate();
+            try (io.chronix.engine.read.ScanResult scan = f.tables().scan(
+                    new ScanPlan("cpu", Long.MIN_VALUE, Long.MAX_VALUE, List.of(), java.util.Set.of()).toRequest(), f.allocator)) {
+                assertThat(EngineAggregation.answer(shape, scan, f.allocator, () -> false, null, 99)).as("100 groups, 99 allowed").isNull();
+                try (io.chronix.engine.read.ScanResult answer = EngineAggregation.answer(shape, scan, f.allocator, () -> false, null, 100)) {
+                    assertThat(answer.rowCount()).isEqualTo(100);
+                }
+            }
+        }
+    }
+
+    @Test
     void integerSumsBeyondWhatADoubleHoldsExactlyAreLeftToDuckDb() {
         try (SqlFixture f = new SqlFixture(dir)) {
             f.write(b -> b.beginPoint("cpu", T0).tag("host", "a").integerField("n", Long.MAX_VALUE - 1).endPoint()
