@@ -40,8 +40,12 @@ import java.util.function.BooleanSupplier;
  *   <li>{@code sum} and {@code avg} of doubles add in scan order. DuckDB adds partial sums in an
  *       order of its own, which changes with its threads and the batches' boundaries, so the last
  *       bits of such a sum may differ between DuckDB's runs and from this one; both are sums of
- *       the same values. {@code avg} of integers sums exactly and divides once, as DuckDB does. A sum beyond ±2^53, where DuckDB's 128-bit sum and a {@code long} could
- *       round differently, is left to DuckDB ({@link #answer} returns null);</li>
+ *       the same values. {@code avg} of integers sums exactly and divides once, as DuckDB does;
+ *       a sum beyond ±2^53, where DuckDB's 128-bit sum and a {@code long} could convert to
+ *       {@code double} differently, is left to DuckDB ({@link #answer} returns null);</li>
+ *   <li>a run of one thread's batches, or several threads' parts merged (large inputs): then
+ *       sums add per part first, and which of equal zeros a min or max keeps depends on the
+ *       merge, as with DuckDB's threads;</li>
  *   <li>order: the {@code ORDER BY} keys, NULLs last unless asked first, strings by their UTF-8
  *       bytes (DuckDB's binary collation); groups equal on those keys by the remaining keys.</li>
  * </ul>
