@@ -101,16 +101,26 @@ public final class EngineNewest {
             fields.add(Field.nullable(o.name(), f.getType()));
         }
         Schema schema = new Schema(fields);
+        // each batch's vectors of the output columns, found by name once, not once per cell
+        Map<VectorSchemaRoot, FieldVector[]> sources = new java.util.IdentityHashMap<>();
+        for (Row row : rows) {
+            sources.computeIfAbsent(row.batch(), b -> {
+                FieldVector[] v = new FieldVector[fields.size()];
+                for (int c = 0; c < v.length; c++) {
+                    v[c] = b.getVector(shape.outputs().get(c).column());
+                }
+                return v;
+            });
+        }
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
         try {
             for (int c = 0; c < fields.size(); c++) {
                 FieldVector to = root.getVector(c);
                 to.setInitialCapacity(rows.size());
                 to.allocateNew();
-                String column = shape.outputs().get(c).column();
                 for (int r = 0; r < rows.size(); r++) {
                     Row row = rows.get(r);
-                    to.copyFromSafe(row.index(), r, row.batch().getVector(column));
+                    to.copyFromSafe(row.index(), r, sources.get(row.batch())[c]);
                 }
                 to.setValueCount(rows.size());
             }
