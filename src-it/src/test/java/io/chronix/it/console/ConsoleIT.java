@@ -225,8 +225,15 @@ class ConsoleIT {
             Thread.sleep(1100); // the service caches quotas for a second
             assertThat(write(token, "metrics", "cpu,host=h3 usage=1 " + now).statusCode()).isEqualTo(422);
 
-            // the overview now shows the day's points
+            // the overview now shows the day's points. The series count comes with the usage report,
+            // every few seconds: until it has arrived, the page shows the count before the writes
             b.page("overview");
+            long reported = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (!b.find("[data-quota='Series']").getText().contains("2 of 2") && System.nanoTime() < reported) {
+                Thread.sleep(500);
+                b.page("tokens");
+                b.page("overview");
+            }
             b.await("#points-chart canvas");
             assertThat(b.find("[data-quota='Series']").getAttribute("class")).contains("red");
             assertThat(b.find("[data-quota='Series']").getText()).contains("2 of 2").contains("at the limit");
