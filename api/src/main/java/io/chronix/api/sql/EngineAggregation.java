@@ -139,19 +139,13 @@ public final class EngineAggregation {
      * DuckDB's to answer (a sum beyond what a {@code long} holds exactly, a bucket beyond the
      * range of a timestamp, a column the scan did not hand over).
      *
-     * @param cancelled polled between batches; when true, {@link QueryCancelledException}
-     */
-    public static ScanResult answer(AggregateShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled) {
-        return answer(shape, input, allocator, cancelled, null);
-    }
-
-    /**
-     * As {@link #answer(AggregateShape, ScanResult, BufferAllocator, BooleanSupplier)}, the batches
-     * shared out between the caller and {@code helpers} when there are enough rows
-     * ({@link ScanHelpers#worthWaking}): each thread aggregates the batches it takes into groups of
-     * its own, merged at the end. Sums of doubles then add per thread first, as DuckDB's threads do.
+     * <p>The batches are shared out between the caller and {@code helpers} when there are enough
+     * rows ({@link ScanHelpers#worthWaking}): each thread aggregates the batches it takes into
+     * groups of its own, merged at the end. Sums of doubles then add per thread first, as DuckDB's
+     * threads do.
      *
-     * @param helpers threads to borrow; null for the caller alone
+     * @param cancelled polled between batches; when true, {@link QueryCancelledException}
+     * @param helpers   threads to borrow; null for the caller alone
      */
     public static ScanResult answer(AggregateShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled,
                                     ScanHelpers helpers) {
@@ -253,11 +247,7 @@ public final class EngineAggregation {
     private boolean merge(EngineAggregation other) {
         int[] combo = new int[other.combos.size()];
         for (int c = 0; c < combo.length; c++) {
-            byte[][] values = other.combos.get(c);
-            combo[c] = comboIds.computeIfAbsent(new TagValues(values), key -> {
-                combos.add(key.values());
-                return combos.size() - 1;
-            });
+            combo[c] = comboId(other.combos.get(c));
         }
         for (int g = 0; g < other.groups; g++) {
             int target = group(combo.length == 0 ? 0 : combo[other.groupCombo[g]], other.groupBucket[g]);
@@ -303,13 +293,9 @@ public final class EngineAggregation {
                 tagsKnown = true;
             }
             if (width > 0 && (t < bucket || t >= bucketEnd)) {
-                long since = t - origin;
-                if (((t ^ origin) & (t ^ since)) < 0) {
-                    return false; // t - origin overflows: DuckDB's to answer
-                }
-                bucket = t - Math.floorMod(since, width);
-                if (bucket > t) {
-                    return false; // below the smallest long: DuckDB's to answer
+                bucket = bucketOf(t, width, origin);
+                if (bucket == Long.MIN_VALUE) {
+                    return false; // beyond the range of a long: DuckDB's to answer
                 }
                 bucketEnd = bucket + width;
                 if (bucketEnd < bucket) {
@@ -330,13 +316,16 @@ public final class EngineAggregation {
         return true;
     }
 
-    /** The start of the bucket holding {@code t}, as {@link #assignGroups} computes it; {@code Long.MIN_VALUE} if it overflows. */
-    static long bucketOf(long t, AggregateShape.Bucket b) {
-        long since = t - b.origin();
-        if (((t ^ b.origin()) & (t ^ since)) < 0) {
+    /**
+     * The start of the bucket holding {@code t}: {@code t - ((t - origin) mod width)}, a floored
+     * modulo, as the sandbox's macros compute it; {@code Long.MIN_VALUE} if it overflows a long.
+     */
+    static long bucketOf(long t, long width, long origin) {
+        long since = t - origin;
+        if (((t ^ origin) & (t ^ since)) < 0) {
             return Long.MIN_VALUE;
         }
-        long start = t - Math.floorMod(since, b.width());
+        long start = t - Math.floorMod(since, width);
         return start > t ? Long.MIN_VALUE : start;
     }
 
@@ -345,6 +334,11 @@ public final class EngineAggregation {
         for (int k = 0; k < tags.length; k++) {
             values[k] = tags[k].value(i);
         }
+        return comboId(values);
+    }
+
+    /** The id of a combination of tag values, added if new. */
+    private int comboId(byte[][] values) {
         return comboIds.computeIfAbsent(new TagValues(values), key -> {
             combos.add(key.values());
             return combos.size() - 1;
@@ -468,13 +462,7 @@ public final class EngineAggregation {
     private int compareKey(int output, int x, int y, boolean descending, boolean nullsFirst) {
         int k = tagIndex[output];
         if (k >= 0) {
-            byte[] a = combos.get(groupCombo[x])[k];
-            byte[] b = combos.get(groupCombo[y])[k];
-            if (a == null || b == null) {
-                return a == b ? 0 : (a == null) == nullsFirst ? -1 : 1;
-            }
-            int c = Arrays.compareUnsigned(a, b);
-            return descending ? -c : c;
+            return TagValues.compare(combos.get(groupCombo[x])[k], combos.get(groupCombo[y])[k], descending, nullsFirst);
         }
         int c = Long.compare(groupBucket[x], groupBucket[y]);
         return descending ? -c : c;
@@ -507,7 +495,6 @@ public final class EngineAggregation {
         void load(VarCharVector v, int rows) {
             if (offsets.length < rows + 1) {
                 offsets = new int[rows + 1];
-                nulls = new boolean[rows];
             }
             v.getOffsetBuffer().nioBuffer(0, (rows + 1) * Integer.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer()
                     .get(offsets, 0, rows + 1);
@@ -518,9 +505,7 @@ public final class EngineAggregation {
             v.getDataBuffer().getBytes(offsets[0], bytes, offsets[0], length);
             anyNull = v.getNullCount() > 0;
             if (anyNull) {
-                for (int i = 0; i < rows; i++) {
-                    nulls[i] = v.isNull(i);
-                }
+                nulls = nullsOf(v, rows, nulls);
             }
         }
 
@@ -543,6 +528,15 @@ public final class EngineAggregation {
             }
             return true;
         }
+    }
+
+    /** Which of the vector's first {@code rows} values are NULL, in {@code into} if it is large enough. */
+    private static boolean[] nullsOf(FieldVector v, int rows, boolean[] into) {
+        boolean[] to = into.length < rows ? new boolean[rows] : into;
+        for (int i = 0; i < rows; i++) {
+            to[i] = v.isNull(i);
+        }
+        return to;
     }
 
     /** A batch's rows as runs {@code [start, end)} of one group each, in row order. */
@@ -583,20 +577,21 @@ public final class EngineAggregation {
         private boolean[] nulls = new boolean[0];
 
         long[] longs(FieldVector v, int rows) {
-            if (longs.length < rows) {
-                longs = new long[rows];
-            }
-            v.getDataBuffer().nioBuffer(0, rows * Long.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(longs, 0, rows);
+            longs = copied(v, rows, longs);
             return longs;
         }
 
         /** The time column; its own array, as the aggregates' columns reuse {@link #longs}. */
         long[] times(FieldVector v, int rows) {
-            if (times.length < rows) {
-                times = new long[rows];
-            }
-            v.getDataBuffer().nioBuffer(0, rows * Long.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(times, 0, rows);
+            times = copied(v, rows, times);
             return times;
+        }
+
+        /** The vector's first {@code rows} 64-bit values, in {@code into} if it is large enough. */
+        private static long[] copied(FieldVector v, int rows, long[] into) {
+            long[] to = into.length < rows ? new long[rows] : into;
+            v.getDataBuffer().nioBuffer(0, rows * Long.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(to, 0, rows);
+            return to;
         }
 
         double[] doubles(FieldVector v, int rows) {
@@ -608,12 +603,7 @@ public final class EngineAggregation {
         }
 
         boolean[] nulls(FieldVector v, int rows) {
-            if (nulls.length < rows) {
-                nulls = new boolean[rows];
-            }
-            for (int i = 0; i < rows; i++) {
-                nulls[i] = v.isNull(i);
-            }
+            nulls = nullsOf(v, rows, nulls);
             return nulls;
         }
     }

@@ -11,7 +11,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +73,7 @@ public final class EngineNewest {
         List<Row> rows = new ArrayList<>(newest.values());
         rows.sort((a, b) -> {
             for (int k = 0; k < keys.size(); k++) {
-                int c = compare(a.key()[k], b.key()[k], keys.get(k));
+                int c = TagValues.compare(a.key()[k], b.key()[k], keys.get(k).descending(), keys.get(k).nullsFirst());
                 if (c != 0) {
                     return c;
                 }
@@ -84,14 +83,6 @@ public final class EngineNewest {
         int first = (int) Math.min(shape.offset(), rows.size());
         int n = (int) Math.min(rows.size() - first, shape.limit());
         return copied(shape, rows.subList(first, first + n), input, allocator);
-    }
-
-    private static int compare(byte[] a, byte[] b, NewestShape.Key key) {
-        if (a == null || b == null) {
-            return a == b ? 0 : (a == null) == key.nullsFirst() ? -1 : 1;
-        }
-        int c = Arrays.compareUnsigned(a, b);
-        return key.descending() ? -c : c;
     }
 
     private static ScanResult copied(NewestShape shape, List<Row> rows, ScanResult input, BufferAllocator allocator) {

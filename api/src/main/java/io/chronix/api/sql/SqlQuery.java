@@ -166,12 +166,13 @@ public final class SqlQuery implements AutoCloseable {
                 ScanPlan plan = e.getValue();
                 ScanResult r;
                 if (q.aggregate != null && q.aggregate.newestBucketsFirst().isPresent()) {
-                    plan = q.scanNewestBuckets(tables, plan, q.aggregate);
-                    r = q.results.getLast();
+                    Scanned window = q.newestBucketsWindow(tables, plan, q.aggregate);
+                    plan = window.plan();
+                    r = window.result();
                 } else {
                     r = plan.newestOnly() ? tables.scanNewest(plan.toRequest(), allocator) : tables.scan(plan.toRequest(), allocator);
-                    q.results.add(r);
                 }
+                q.results.add(r);
                 q.byMeasurement.put(e.getKey(), r);
                 long bytes = 0;
                 for (var b : r.batches()) {
@@ -201,46 +202,52 @@ public final class SqlQuery implements AutoCloseable {
     }
 
     /**
-     * Scans for a statement whose answer is its newest buckets ({@link AggregateShape#newestBucketsFirst}):
-     * a window of whole buckets back from the end of the range, as many as the answer has rows,
-     * then four times as many, and so on, until the engine's answer over the window has all its
-     * rows or the window reaches the start of the range. Each bucket inside a window is whole, and
-     * every bucket before it sorts after the window's, so an answer with all its rows is the
-     * answer over the whole range. TSBS's groupby-orderby-limit reads five minutes instead of the
-     * day before its end. Leaves the scan kept last in {@link #results} and the answer, if the
-     * window found it, in {@link #windowAnswer}.
+     * The plan to scan for a statement whose answer is its newest buckets
+     * ({@link AggregateShape#newestBucketsFirst}): a window of whole buckets back from the end of
+     * the range, as many as the answer has rows, then four times as many, and so on, until the
+     * engine's answer over the window has all its rows, or else the whole range. Each bucket
+     * inside a window is whole, and every bucket before it sorts after the window's, so an answer
+     * with all its rows is the answer over the whole range. TSBS's groupby-orderby-limit reads
+     * five minutes instead of the day before its end. The answer found, if any, is kept in
+     * {@link #windowAnswer}; if the engine cannot answer a window, DuckDB answers the statement
+     * ({@link #aggregate} is cleared: the whole range would fail the same way).
      *
-     * @return the plan of the scan kept
+     * @return the plan kept and its scan, which the caller owns
      */
-    private ScanPlan scanNewestBuckets(Tables tables, ScanPlan plan, AggregateShape shape) {
+    private Scanned newestBucketsWindow(Tables tables, ScanPlan plan, AggregateShape shape) {
         AggregateShape.Bucket bucket = shape.newestBucketsFirst().orElseThrow();
         long rows = shape.limit() > Long.MAX_VALUE - shape.offset() ? Long.MAX_VALUE : shape.limit() + shape.offset();
-        long last = EngineAggregation.bucketOf(shape.to(), bucket);
+        long last = EngineAggregation.bucketOf(shape.to(), bucket.width(), bucket.origin());
         for (long buckets = Math.max(rows, 1); ; buckets = buckets > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : buckets * 4) {
             long back = buckets - 1 > Long.MAX_VALUE / bucket.width() ? Long.MAX_VALUE : (buckets - 1) * bucket.width();
             long start = last < Long.MIN_VALUE + back ? Long.MIN_VALUE : last - back; // back >= 0
             if (back == Long.MAX_VALUE || start <= shape.from() || start <= plan.from()) {
-                results.add(tables.scan(plan.toRequest(), allocator));
-                return plan; // the whole range
+                return new Scanned(plan, tables.scan(plan.toRequest(), allocator)); // the whole range
             }
             ScanPlan window = plan.startingAt(start);
             ScanResult r = tables.scan(window.toRequest(), allocator);
-            results.add(r);
-            ScanResult answer = EngineAggregation.answer(shape, r, allocator, () -> cancelled, tables.helpers());
+            ScanResult answer;
+            try {
+                answer = EngineAggregation.answer(shape, r, allocator, () -> cancelled, helpers);
+            } catch (RuntimeException e) {
+                r.close();
+                throw e;
+            }
             if (answer != null && answer.rowCount() == shape.limit()) {
                 windowAnswer = answer; // closed with the query
-                return window;
+                return new Scanned(window, r);
             }
-            if (answer != null) {
-                answer.close();
-            }
-            results.remove(r);
             r.close();
             if (answer == null) {
-                results.add(tables.scan(plan.toRequest(), allocator));
-                return plan; // DuckDB answers, over the whole range
+                aggregate = null;
+                return new Scanned(plan, tables.scan(plan.toRequest(), allocator));
             }
+            answer.close();
         }
+    }
+
+    /** A plan and what its scan read. */
+    private record Scanned(ScanPlan plan, ScanResult result) {
     }
 
     /** DuckDB's answer to a bare {@code count(*)}: one nullable {@code BIGINT} column, one row. */

@@ -260,8 +260,7 @@ public final class StatementAnalysis {
         if (schema == null) {
             return ScanPlan.everything(measurement);
         }
-        String alias = table.path("alias").asString("");
-        String qualifier = alias.isEmpty() ? table.path("table_name").asString("") : alias;
+        String qualifier = qualifier(table);
         List<JsonNode> conjuncts = new ArrayList<>();
         flattenAnd(where, conjuncts);
         long from = Long.MIN_VALUE;
@@ -406,8 +405,7 @@ public final class StatementAnalysis {
                 || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))) {
             return false;
         }
-        String alias = table.path("alias").asString("");
-        String qualifier = alias.isEmpty() ? table.path("table_name").asString("") : alias;
+        String qualifier = qualifier(table);
         for (JsonNode e : select.path("select_list")) {
             String cls = e.path("class").asString("");
             boolean plainStar = cls.equals("STAR") && e.path("replace_list").isEmpty() && e.path("exclude_list").isEmpty()
@@ -472,12 +470,10 @@ public final class StatementAnalysis {
      * with a literal read at the nanosecond); otherwise {@code null}.
      */
     private String countOfRows(JsonNode select) {
-        JsonNode from = select.path("from_table");
-        if (!"SELECT_NODE".equals(select.path("type").asString("")) || !"BASE_TABLE".equals(from.path("type").asString(""))
-                || present(from.path("sample")) || present(from.path("at_clause")) || from.path("column_name_alias").size() > 0
-                || select.path("group_expressions").size() > 0 || select.path("group_sets").size() > 0
+        JsonNode from = measurementAlone(select);
+        if (from == null || select.path("group_expressions").size() > 0 || select.path("group_sets").size() > 0
                 || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
-                || select.path("modifiers").size() > 0 || select.path("cte_map").path("map").size() > 0
+                || select.path("modifiers").size() > 0
                 || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))
                 || select.path("select_list").size() != 1) {
             return null;
@@ -488,14 +484,10 @@ public final class StatementAnalysis {
             return null;
         }
         JsonNode f = select.path("select_list").get(0);
-        if (!"FUNCTION".equals(f.path("class").asString("")) || !"count_star".equals(f.path("function_name").asString(""))
-                || !f.path("schema").asString("").isEmpty() || !f.path("catalog").asString("").isEmpty()
-                || f.path("arguments").size() > 0 || f.path("distinct").asBoolean(false) || present(f.path("filter"))
-                || f.path("order_bys").path("orders").size() > 0 || f.path("export_state").asBoolean(false)) {
+        if (!plainFunction(f) || !"count_star".equals(f.path("function_name").asString("")) || f.path("arguments").size() > 0) {
             return null;
         }
-        String alias = from.path("alias").asString("");
-        String qualifier = alias.isEmpty() ? from.path("table_name").asString("") : alias;
+        String qualifier = qualifier(from);
         List<JsonNode> conjuncts = new ArrayList<>();
         flattenAnd(select.path("where_clause"), conjuncts);
         Set<String> tagsSeen = new HashSet<>();
@@ -529,11 +521,8 @@ public final class StatementAnalysis {
      * {@code ORDER BY} of every group key, so which rows it keeps is defined.
      */
     private AggregateShape aggregateShape(JsonNode select) {
-        JsonNode from = select.path("from_table");
-        if (!"SELECT_NODE".equals(select.path("type").asString("")) || !"BASE_TABLE".equals(from.path("type").asString(""))
-                || present(from.path("sample")) || present(from.path("at_clause")) || from.path("column_name_alias").size() > 0
-                || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
-                || select.path("cte_map").path("map").size() > 0
+        JsonNode from = measurementAlone(select);
+        if (from == null || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
                 || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))) {
             return null;
         }
@@ -542,8 +531,7 @@ public final class StatementAnalysis {
         if (schema == null) {
             return null;
         }
-        String alias = from.path("alias").asString("");
-        String qualifier = alias.isEmpty() ? from.path("table_name").asString("") : alias;
+        String qualifier = qualifier(from);
         List<AggregateShape.Output> outputs = new ArrayList<>();
         for (JsonNode e : select.path("select_list")) {
             AggregateShape.Output o = output(e, qualifier, schema);
@@ -626,10 +614,8 @@ public final class StatementAnalysis {
      * lower bound on {@code time} with a literal; constant {@code LIMIT} and {@code OFFSET}.
      */
     private NewestShape newestShape(JsonNode select) {
-        JsonNode from = select.path("from_table");
-        if (!"SELECT_NODE".equals(select.path("type").asString("")) || !"BASE_TABLE".equals(from.path("type").asString(""))
-                || present(from.path("sample")) || present(from.path("at_clause")) || from.path("column_name_alias").size() > 0
-                || select.path("cte_map").path("map").size() > 0) {
+        JsonNode from = measurementAlone(select);
+        if (from == null) {
             return null;
         }
         Optional<String> m = resolve(from);
@@ -637,8 +623,7 @@ public final class StatementAnalysis {
         if (schema == null || !newestPerSeries(select, m.get(), from)) {
             return null;
         }
-        String alias = from.path("alias").asString("");
-        String qualifier = alias.isEmpty() ? from.path("table_name").asString("") : alias;
+        String qualifier = qualifier(from);
         List<NewestShape.Output> outputs = new ArrayList<>();
         for (JsonNode e : select.path("select_list")) {
             if ("STAR".equals(e.path("class").asString(""))) {
@@ -648,13 +633,11 @@ public final class StatementAnalysis {
                 continue;
             }
             Optional<Column> c = column(e, qualifier, schema);
-            JsonNode names = e.path("column_names");
-            String written = names.size() == 0 ? "" : names.get(names.size() - 1).asString();
-            String name = e.path("alias").asString("");
-            if (c.isEmpty() || (name.isEmpty() && !written.equals(c.get().name()))) {
+            String name = c.isPresent() ? outputName(e, c.get()) : null;
+            if (name == null) {
                 return null;
             }
-            outputs.add(new NewestShape.Output(name.isEmpty() ? c.get().name() : name, c.get().name()));
+            outputs.add(new NewestShape.Output(name, c.get().name()));
         }
         int distinctKeys = 0;
         JsonNode orders = null;
@@ -692,6 +675,46 @@ public final class StatementAnalysis {
         long[] range = exactWhere(select, qualifier, schema);
         // an upper bound could make an older row the one kept (newestPerSeries refuses it as well)
         return range == null || range[1] != Long.MAX_VALUE ? null : new NewestShape(m.get(), range[0], outputs, keys, limit, offset);
+    }
+
+    /**
+     * The {@code FROM} of a {@code SELECT} that reads one measurement as it is — no sample, column
+     * alias list, time travel or CTE — for the shapes the engine answers itself; null otherwise.
+     */
+    private static JsonNode measurementAlone(JsonNode select) {
+        JsonNode from = select.path("from_table");
+        if (!"SELECT_NODE".equals(select.path("type").asString("")) || !"BASE_TABLE".equals(from.path("type").asString(""))
+                || present(from.path("sample")) || present(from.path("at_clause")) || from.path("column_name_alias").size() > 0
+                || select.path("cte_map").path("map").size() > 0) {
+            return null;
+        }
+        return from;
+    }
+
+    /** A call of a function by its bare name, without {@code DISTINCT}, {@code FILTER}, an {@code ORDER BY} inside or exported state. */
+    private static boolean plainFunction(JsonNode f) {
+        return "FUNCTION".equals(f.path("class").asString("")) && f.path("schema").asString("").isEmpty()
+                && f.path("catalog").asString("").isEmpty() && !f.path("distinct").asBoolean(false) && !present(f.path("filter"))
+                && f.path("order_bys").path("orders").size() == 0 && !f.path("export_state").asBoolean(false);
+    }
+
+    /**
+     * The name DuckDB gives a selected column reference: its alias, or the column's name when
+     * written exactly so (other spellings DuckDB may keep as written); null for the latter.
+     */
+    private static String outputName(JsonNode ref, Column c) {
+        String alias = ref.path("alias").asString("");
+        if (!alias.isEmpty()) {
+            return alias;
+        }
+        JsonNode names = ref.path("column_names");
+        return names.size() > 0 && names.get(names.size() - 1).asString().equals(c.name()) ? c.name() : null;
+    }
+
+    /** What a column reference may be qualified by: the table's alias, else its name. */
+    private static String qualifier(JsonNode table) {
+        String alias = table.path("alias").asString("");
+        return alias.isEmpty() ? table.path("table_name").asString("") : alias;
     }
 
     /**
@@ -762,16 +785,10 @@ public final class StatementAnalysis {
         String cls = e.path("class").asString("");
         if (cls.equals("COLUMN_REF")) {
             Optional<Column> c = column(e, qualifier, schema);
-            JsonNode names = e.path("column_names");
-            String written = names.size() == 0 ? "" : names.get(names.size() - 1).asString();
-            if (c.isEmpty() || c.get().kind() != Column.Kind.TAG || (alias.isEmpty() && !written.equals(c.get().name()))) {
-                return null;
-            }
-            return new AggregateShape.Tag(alias.isEmpty() ? c.get().name() : alias, c.get().name());
+            String name = c.isPresent() && c.get().kind() == Column.Kind.TAG ? outputName(e, c.get()) : null;
+            return name == null ? null : new AggregateShape.Tag(name, c.get().name());
         }
-        if (!cls.equals("FUNCTION") || !e.path("schema").asString("").isEmpty() || !e.path("catalog").asString("").isEmpty()
-                || e.path("distinct").asBoolean(false) || present(e.path("filter")) || e.path("is_operator").asBoolean(false)
-                || e.path("order_bys").path("orders").size() > 0 || e.path("export_state").asBoolean(false)) {
+        if (!plainFunction(e) || e.path("is_operator").asBoolean(false)) {
             return null;
         }
         String function = e.path("function_name").asString("").toLowerCase(Locale.ROOT);

@@ -18,6 +18,18 @@ record TagValues(byte[][] values) {
         return Arrays.deepHashCode(values);
     }
 
+    /**
+     * Two tag values (UTF-8 bytes, null for NULL) in DuckDB's order of {@code VARCHAR}: by their
+     * bytes (the binary collation), NULLs last unless {@code nullsFirst}, in either direction.
+     */
+    static int compare(byte[] a, byte[] b, boolean descending, boolean nullsFirst) {
+        if (a == null || b == null) {
+            return a == b ? 0 : (a == null) == nullsFirst ? -1 : 1;
+        }
+        int c = Arrays.compareUnsigned(a, b);
+        return descending ? -c : c;
+    }
+
     @Override
     public String toString() {
         return Arrays.deepToString(values);
