@@ -107,7 +107,7 @@ public final class SqlQuery implements AutoCloseable {
     private AggregateShape aggregate;
     /** Threads the engine's aggregation may borrow; null for none. */
     private io.chronix.engine.read.ScanHelpers helpers;
-    /** The engine's answer found while choosing the window to scan ({@link #scanNewestBuckets}); null otherwise. */
+    /** The engine's answer found while choosing the window to scan ({@link #newestBucketsWindow}); null otherwise. */
     private ScanResult windowAnswer;
     /** The statement's shape if the engine answers it from each series' newest row; null otherwise. */
     private NewestShape newest;
