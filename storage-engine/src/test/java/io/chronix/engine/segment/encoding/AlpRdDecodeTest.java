@@ -314,11 +314,14 @@ class AlpRdDecodeTest {
             int exponents = 1 + r.nextInt(12);
             double x = 50;
             for (int i = 0; i < count; i++) {
-                v[i] = switch (round % 4) {
+                v[i] = switch (round % 5) {
                     case 0 -> x = Math.min(100, Math.max(0, x + r.nextGaussian()));   // TSBS's full-precision walk
                     case 1 -> Math.scalb(1 + r.nextDouble(), r.nextInt(exponents)) * (r.nextInt(9) == 0 ? -1 : 1);
                     case 2 -> i % 200 < 100 ? 7.25 : Math.scalb(r.nextDouble(), -r.nextInt(exponents));  // runs of one value
-                    default -> r.nextInt(50) == 0 ? Double.longBitsToDouble(r.nextLong()) : 1e6 + r.nextDouble();
+                    case 3 -> r.nextInt(50) == 0 ? Double.longBitsToDouble(r.nextLong()) : 1e6 + r.nextDouble();
+                    // 1, 2, 4 or 8 exponents under random mantissas: a dictionary of that many left parts, so every
+                    // code width is reached whatever the seed (the other shapes reach width 1 only by chance)
+                    default -> Math.scalb(1 + r.nextDouble(), r.nextInt(1 << (round / 5 % 4)));
                 };
             }
             out.reset();
