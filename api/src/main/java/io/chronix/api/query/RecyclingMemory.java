@@ -19,14 +19,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * (docs/benchmarks.md, "Per-query server costs"). Kept blocks are already mapped.
  *
  * <p>Blocks of at least {@link #MIN_POOLED_BYTES} are kept in power-of-two size classes, up to
- * {@code retainedLimit} bytes in all; smaller requests and anything past the limit go to the C
- * allocator as before. A block is zeroed when it is first allocated and again when it is given
+ * {@code retainedLimit} bytes in all; smaller requests go to the C allocator as before. A block
+ * given back when the limit is reached takes the place of kept blocks of the size class used least
+ * recently, which are freed: otherwise one large query would fill the limit with its sizes for good,
+ * and every later query of other sizes would map, zero and unmap each block again (a whole-day
+ * aggregate run after a wide filter took 230 ms instead of 90, 45 % of it zeroing fresh blocks). A block is zeroed when it is first allocated and again when it is given
  * back, so a block handed out holds zeros, as a fresh mapping would: no buffer ever shows bytes a
  * previous query (of any tenant) left in it.
  * Arrow's accounting sees each block's full size, which is what Arrow's power-of-two rounding asks
  * for anyway.
  *
- * <p>Threading: thread-safe; each size class is a small array stack under its own lock.
+ * <p>Threading: thread-safe; each size class is a small array stack under its own lock, and the kept
+ * total is one atomic counter, so the limit holds under any interleaving.
  */
 public final class RecyclingMemory implements AllocationManager.Factory {
 
@@ -61,6 +65,7 @@ public final class RecyclingMemory implements AllocationManager.Factory {
             return UnsafeAllocationManager.FACTORY.create(accountingAllocator, size);
         }
         SizeClass k = classes[c];
+        k.lastUse = System.nanoTime();
         long address = k.pop();
         if (address != 0) {
             retained.addAndGet(-k.bytes);
@@ -100,17 +105,56 @@ public final class RecyclingMemory implements AllocationManager.Factory {
     }
 
     private void giveBack(long address, SizeClass k) {
-        if (retained.addAndGet(k.bytes) <= retainedLimit) {
+        k.lastUse = System.nanoTime();
+        if (reserve(k)) {
             MemoryUtil.setMemory(address, k.bytes, (byte) 0);
             k.push(address);
         } else {
-            retained.addAndGet(-k.bytes);
             MemoryUtil.freeMemory(address);
         }
     }
 
+    /** Counts one more block of {@code k} as kept, freeing other classes' blocks to make room; false when none can be. */
+    private boolean reserve(SizeClass k) {
+        while (true) {
+            long r = retained.get();
+            if (r + k.bytes <= retainedLimit) {
+                if (retained.compareAndSet(r, r + k.bytes)) {
+                    return true;
+                }
+            } else if (!evictOne(k)) {
+                return false;
+            }
+        }
+    }
+
+    /**
+     * Frees one kept block of the class used least recently, other than {@code keep}; false when
+     * there is none. Blocks of {@code keep} itself are not traded for another of the same size.
+     */
+    private boolean evictOne(SizeClass keep) {
+        SizeClass victim = null;
+        for (int c = MIN_CLASS; c <= MAX_CLASS; c++) {
+            SizeClass s = classes[c];
+            if (s != keep && s.depth() > 0 && (victim == null || s.lastUse < victim.lastUse)) {
+                victim = s;
+            }
+        }
+        if (victim == null) {
+            return false;
+        }
+        long a = victim.pop();
+        if (a != 0) { // 0: another thread took it meanwhile; the caller looks again
+            retained.addAndGet(-victim.bytes);
+            MemoryUtil.freeMemory(a);
+        }
+        return true;
+    }
+
     private static final class SizeClass {
         final long bytes;
+        /** When a block of this class was last asked for or given back (nanoTime), for eviction. */
+        volatile long lastUse;
         private long[] stack = new long[4];
         private int depth;
 
@@ -120,6 +164,10 @@ public final class RecyclingMemory implements AllocationManager.Factory {
 
         synchronized long pop() {
             return depth == 0 ? 0 : stack[--depth];
+        }
+
+        synchronized int depth() {
+            return depth;
         }
 
         synchronized void push(long address) {

@@ -83,6 +83,69 @@ class RecyclingMemoryTest {
     }
 
     @Test
+    void aFullPoolMakesRoomForTheSizesInUseByFreeingTheLeastRecentlyUsedClass() {
+        RecyclingMemory memory = new RecyclingMemory(4 << 20);
+        try (BufferAllocator a = root(memory)) {
+            // one query's sizes fill the limit: 1 MiB, then 2 MiB blocks
+            ArrowBuf one = a.buffer(1 << 20);
+            ArrowBuf two = a.buffer(2 << 20);
+            ArrowBuf otherOne = a.buffer(1 << 20);
+            one.close();
+            otherOne.close();
+            two.close();
+            assertThat(memory.retainedBytes()).isEqualTo(4 << 20);
+            // the next query asks for 256 KiB blocks: the 1 MiB class, the older one, gives way
+            ArrowBuf small = a.buffer(256 << 10);
+            long smallAddress = small.memoryAddress();
+            small.close();
+            assertThat(memory.retainedBytes()).as("a 1 MiB block freed, the 256 KiB one kept").isEqualTo((3 << 20) + (256 << 10));
+            try (ArrowBuf again = a.buffer(256 << 10)) {
+                assertThat(again.memoryAddress()).as("handed out again, not mapped afresh").isEqualTo(smallAddress);
+            }
+            try (ArrowBuf keptTwo = a.buffer(2 << 20)) {
+                assertThat(memory.retainedBytes()).as("the 2 MiB block was kept").isEqualTo((1 << 20) + (256 << 10));
+            }
+            // a block of the same class as those kept does not displace them
+            ArrowBuf x = a.buffer(2 << 20);
+            ArrowBuf y = a.buffer(2 << 20);
+            long before = memory.retainedBytes();
+            x.close();
+            y.close();
+            assertThat(memory.retainedBytes()).isLessThanOrEqualTo(4 << 20);
+            assertThat(memory.retainedBytes()).isGreaterThan(before);
+        }
+    }
+
+    @Test
+    void theLimitHoldsWhileManyThreadsGiveBackBlocksOfManySizes() throws Exception {
+        RecyclingMemory memory = new RecyclingMemory(8 << 20);
+        try (BufferAllocator a = root(memory)) {
+            java.util.concurrent.atomic.AtomicLong highest = new java.util.concurrent.atomic.AtomicLong();
+            Thread[] threads = new Thread[4];
+            for (int t = 0; t < threads.length; t++) {
+                int seed = t;
+                threads[t] = new Thread(() -> {
+                    java.util.Random r = new java.util.Random(seed);
+                    for (int i = 0; i < 2_000; i++) {
+                        try (ArrowBuf b = a.buffer((64L << 10) << r.nextInt(6))) {
+                            b.setByte(0, 1);
+                        }
+                        highest.accumulateAndGet(memory.retainedBytes(), Math::max);
+                    }
+                });
+                threads[t].start();
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertThat(highest.get()).isPositive().isLessThanOrEqualTo(8 << 20);
+            assertThat(memory.retainedBytes()).isLessThanOrEqualTo(8 << 20);
+            memory.trim();
+            assertThat(memory.retainedBytes()).isZero();
+        }
+    }
+
+    @Test
     void trimFreesEveryKeptBlock() {
         RecyclingMemory memory = new RecyclingMemory(64 << 20);
         try (BufferAllocator a = root(memory)) {
