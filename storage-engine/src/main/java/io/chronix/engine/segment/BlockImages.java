@@ -96,7 +96,9 @@ final class BlockImages {
                 }
                 s.allocateNew(Math.max(1, bytes), rows);
                 ArrowBuf out = s.getOffsetBuffer();
-                out.setInt(0, 0);
+                // the shifted offsets are built on the heap and copied in once: written one by one
+                // into the Arrow buffer, each paid its bounds checks (7 % of a half-day aggregate)
+                byte[] shifted = whole ? offsets : new byte[(rows + 1) * Integer.BYTES];
                 int at = 0;
                 int dataAt = 0;
                 for (int i = 0; i < ranges.length; i += 2) {
@@ -105,16 +107,15 @@ final class BlockImages {
                     int base = offset(offsets, start);
                     int length = offset(offsets, start + count) - base;
                     s.getDataBuffer().setBytes(dataAt, b.data(), base, length);
-                    if (whole) {
-                        out.setBytes(0, offsets, 0, (long) (count + 1) * Integer.BYTES); // base is 0: the offsets as they are
-                    } else {
+                    if (!whole) { // whole: base is 0, the offsets as they are
                         for (int k = 1; k <= count; k++) {
-                            out.setInt((long) (at + k) * Integer.BYTES, dataAt + offset(offsets, start + k) - base);
+                            INT_LE.set(shifted, (at + k) * Integer.BYTES, dataAt + offset(offsets, start + k) - base);
                         }
                     }
                     at += count;
                     dataAt += length;
                 }
+                out.setBytes(0, shifted, 0, (long) (rows + 1) * Integer.BYTES);
                 validity(v, b, ranges, rows, whole);
                 s.setLastSet(rows - 1);
                 s.setValueCount(rows);
