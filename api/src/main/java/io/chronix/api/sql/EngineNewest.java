@@ -86,12 +86,8 @@ public final class EngineNewest {
     }
 
     private static ScanResult copied(NewestShape shape, List<Row> rows, ScanResult input, BufferAllocator allocator) {
-        List<Field> fields = new ArrayList<>();
-        for (NewestShape.Output o : shape.outputs()) {
-            Field f = input.schema().findField(o.column());
-            fields.add(Field.nullable(o.name(), f.getType()));
-        }
-        Schema schema = new Schema(fields);
+        Schema schema = SelectedColumn.schema(shape.outputs(), input.schema());
+        List<Field> fields = schema.getFields();
         // each batch's vectors of the output columns, found by name once, not once per cell
         Map<VectorSchemaRoot, FieldVector[]> sources = new java.util.IdentityHashMap<>();
         for (Row row : rows) {

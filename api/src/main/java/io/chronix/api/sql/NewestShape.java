@@ -14,14 +14,11 @@ import java.util.List;
  * @param outputs the answer's columns: a name and the measurement's column it shows
  * @param keys    the {@code DISTINCT ON} tags, in {@code ORDER BY} order, with direction and NULL placement
  */
-public record NewestShape(String measurement, long from, List<Output> outputs, List<Key> keys, long limit, long offset) {
+public record NewestShape(String measurement, long from, List<SelectedColumn> outputs, List<Key> keys, long limit, long offset) {
 
     public NewestShape {
         outputs = List.copyOf(outputs);
         keys = List.copyOf(keys);
-    }
-
-    public record Output(String name, String column) {
     }
 
     /** NULLs last unless {@code nullsFirst}, either direction (DuckDB's default). */

@@ -90,7 +90,7 @@ public final class SqlQuery implements AutoCloseable {
 
     /** Who computed the answer: DuckDB, or the engine itself for the statements it answers exactly as DuckDB would. */
     public enum AnsweredBy {
-        DUCKDB, ENGINE_COUNT, ENGINE_AGGREGATE, ENGINE_NEWEST;
+        DUCKDB, ENGINE_COUNT, ENGINE_AGGREGATE, ENGINE_NEWEST, ENGINE_FILTER;
 
         /** As the {@code X-Chronix-Answered-By} header shows it. */
         public String label() {
@@ -111,6 +111,8 @@ public final class SqlQuery implements AutoCloseable {
     private ScanResult windowAnswer;
     /** The statement's shape if the engine answers it from each series' newest row; null otherwise. */
     private NewestShape newest;
+    /** The statement's shape if the engine answers it by keeping rows of the scan; null otherwise. */
+    private FilterShape filter;
     private AnsweredBy answeredBy = AnsweredBy.DUCKDB;
     private final BufferAllocator allocator;
     private final List<ScanResult> results = new ArrayList<>();
@@ -160,6 +162,7 @@ public final class SqlQuery implements AutoCloseable {
             }
             q.aggregate = analysis.aggregate();
             q.newest = analysis.newest();
+            q.filter = analysis.filter();
             q.helpers = tables.helpers();
             long inputRows = 0;
             for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
@@ -306,6 +309,9 @@ public final class SqlQuery implements AutoCloseable {
         } else if (newest != null) {
             answer = EngineNewest.answer(newest, byMeasurement.get(newest.measurement()), allocator, () -> cancelled);
             answeredBy = answer != null ? AnsweredBy.ENGINE_NEWEST : AnsweredBy.DUCKDB;
+        } else if (filter != null) {
+            answer = EngineFilter.answer(filter, byMeasurement.get(filter.measurement()), allocator, () -> cancelled);
+            answeredBy = answer != null ? AnsweredBy.ENGINE_FILTER : AnsweredBy.DUCKDB;
         }
         if (answer != null) {
             if (answer != windowAnswer) {

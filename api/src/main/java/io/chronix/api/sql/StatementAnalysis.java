@@ -86,9 +86,11 @@ public final class StatementAnalysis {
      *     plan's scan ({@link AggregateShape}, {@link EngineAggregation})
      * @param newest non-null if the engine answers the statement from each series' newest row
      *     ({@link NewestShape}, {@link EngineNewest})
+     * @param filter non-null if the engine answers the statement by keeping rows of the plan's scan
+     *     ({@link FilterShape}, {@link EngineFilter})
      */
     public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes, String countColumn,
-                         AggregateShape aggregate, NewestShape newest) {
+                         AggregateShape aggregate, NewestShape newest, FilterShape filter) {
         public Result {
             plans = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(plans));
             references = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(references));
@@ -131,7 +133,9 @@ public final class StatementAnalysis {
         String countColumn = oneScan ? a.countOfRows(statements.get(0).path("node")) : null;
         AggregateShape aggregate = oneScan && countColumn == null ? a.aggregateShape(statements.get(0).path("node")) : null;
         NewestShape newest = oneScan && a.plans.values().iterator().next().newestOnly() ? a.newestShape(statements.get(0).path("node")) : null;
-        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), countColumn, aggregate, newest);
+        FilterShape filter = oneScan && countColumn == null && aggregate == null && newest == null
+                && !a.plans.values().iterator().next().newestOnly() ? a.filterShape(statements.get(0).path("node")) : null;
+        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), countColumn, aggregate, newest, filter);
     }
 
     /** First pass: CTE names, column names, anything that forces every column. */
@@ -400,17 +404,12 @@ public final class StatementAnalysis {
      */
     private boolean newestPerSeries(JsonNode select, String measurement, JsonNode table) {
         MeasurementSchema schema = schemas.apply(measurement).orElse(null);
-        if (schema == null || select.path("group_expressions").size() > 0 || select.path("group_sets").size() > 0
-                || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
-                || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))) {
+        if (schema == null || !ungrouped(select)) {
             return false;
         }
         String qualifier = qualifier(table);
         for (JsonNode e : select.path("select_list")) {
-            String cls = e.path("class").asString("");
-            boolean plainStar = cls.equals("STAR") && e.path("replace_list").isEmpty() && e.path("exclude_list").isEmpty()
-                    && !present(e.path("expr")) && !e.path("columns").asBoolean(false);
-            if (!plainStar && !(cls.equals("COLUMN_REF") && column(e, qualifier, schema).isPresent())) {
+            if (!plainStar(e) && !(isColumn(e) && column(e, qualifier, schema).isPresent())) {
                 return false;
             }
         }
@@ -471,18 +470,14 @@ public final class StatementAnalysis {
      */
     private String countOfRows(JsonNode select) {
         JsonNode from = measurementAlone(select);
-        if (from == null || select.path("group_expressions").size() > 0 || select.path("group_sets").size() > 0
-                || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
-                || select.path("modifiers").size() > 0
-                || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))
-                || select.path("select_list").size() != 1) {
+        if (from == null || !ungrouped(select) || select.path("modifiers").size() > 0 || select.path("select_list").size() != 1) {
             return null;
         }
-        Optional<String> m = resolve(from);
-        MeasurementSchema schema = m.flatMap(schemas).orElse(null);
-        if (schema == null) {
+        Read read = read(from);
+        if (read == null) {
             return null;
         }
+        MeasurementSchema schema = read.schema();
         JsonNode f = select.path("select_list").get(0);
         if (!plainFunction(f) || !"count_star".equals(f.path("function_name").asString("")) || f.path("arguments").size() > 0) {
             return null;
@@ -526,11 +521,11 @@ public final class StatementAnalysis {
                 || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))) {
             return null;
         }
-        Optional<String> m = resolve(from);
-        MeasurementSchema schema = m.flatMap(schemas).orElse(null);
-        if (schema == null) {
+        Read read = read(from);
+        if (read == null) {
             return null;
         }
+        MeasurementSchema schema = read.schema();
         String qualifier = qualifier(from);
         List<AggregateShape.Output> outputs = new ArrayList<>();
         for (JsonNode e : select.path("select_list")) {
@@ -583,13 +578,12 @@ public final class StatementAnalysis {
                     }
                 }
                 case "LIMIT_MODIFIER" -> {
-                    long l = present(mod.path("limit")) ? nonNegativeInteger(mod.path("limit")) : Long.MAX_VALUE;
-                    long k = present(mod.path("offset")) ? nonNegativeInteger(mod.path("offset")) : 0;
-                    if (l < 0 || k < 0) {
+                    long[] lk = rowLimit(mod);
+                    if (lk == null) {
                         return null;
                     }
-                    limit = l;
-                    offset = k;
+                    limit = lk[0];
+                    offset = lk[1];
                     limited = true;
                 }
                 default -> {
@@ -603,7 +597,7 @@ public final class StatementAnalysis {
             return null;
         }
         long[] range = exactWhere(select, qualifier, schema);
-        return range == null ? null : new AggregateShape(m.get(), range[0], range[1], outputs, orders, limit, offset);
+        return range == null ? null : new AggregateShape(read.measurement(), range[0], range[1], outputs, orders, limit, offset);
     }
 
     /**
@@ -618,26 +612,15 @@ public final class StatementAnalysis {
         if (from == null) {
             return null;
         }
-        Optional<String> m = resolve(from);
-        MeasurementSchema schema = m.flatMap(schemas).orElse(null);
-        if (schema == null || !newestPerSeries(select, m.get(), from)) {
+        Read read = read(from);
+        if (read == null || !newestPerSeries(select, read.measurement(), from)) {
             return null;
         }
+        MeasurementSchema schema = read.schema();
         String qualifier = qualifier(from);
-        List<NewestShape.Output> outputs = new ArrayList<>();
-        for (JsonNode e : select.path("select_list")) {
-            if ("STAR".equals(e.path("class").asString(""))) {
-                for (Column c : schema.columns()) {
-                    outputs.add(new NewestShape.Output(c.name(), c.name()));
-                }
-                continue;
-            }
-            Optional<Column> c = column(e, qualifier, schema);
-            String name = c.isPresent() ? outputName(e, c.get()) : null;
-            if (name == null) {
-                return null;
-            }
-            outputs.add(new NewestShape.Output(name, c.get().name()));
+        List<SelectedColumn> outputs = selectedColumns(select, qualifier, schema);
+        if (outputs == null) {
+            return null;
         }
         int distinctKeys = 0;
         JsonNode orders = null;
@@ -648,11 +631,12 @@ public final class StatementAnalysis {
                 case "DISTINCT_MODIFIER" -> distinctKeys = mod.path("distinct_on_targets").size();
                 case "ORDER_MODIFIER" -> orders = mod.path("orders");
                 case "LIMIT_MODIFIER" -> {
-                    limit = present(mod.path("limit")) ? nonNegativeInteger(mod.path("limit")) : Long.MAX_VALUE;
-                    offset = present(mod.path("offset")) ? nonNegativeInteger(mod.path("offset")) : 0;
-                    if (limit < 0 || offset < 0) {
+                    long[] lk = rowLimit(mod);
+                    if (lk == null) {
                         return null;
                     }
+                    limit = lk[0];
+                    offset = lk[1];
                 }
                 default -> {
                     return null;
@@ -674,7 +658,177 @@ public final class StatementAnalysis {
         }
         long[] range = exactWhere(select, qualifier, schema);
         // an upper bound could make an older row the one kept (newestPerSeries refuses it as well)
-        return range == null || range[1] != Long.MAX_VALUE ? null : new NewestShape(m.get(), range[0], outputs, keys, limit, offset);
+        return range == null || range[1] != Long.MAX_VALUE ? null : new NewestShape(read.measurement(), range[0], outputs, keys, limit, offset);
+    }
+
+    /**
+     * The statement as a {@link FilterShape}, or null: a {@code SELECT} of one measurement without
+     * grouping, {@code DISTINCT} or {@code ORDER BY}; a select list of a plain {@code *} or column
+     * references; every {@code WHERE} conjunct a time comparison with a literal, a tag predicate the
+     * scan applies exactly (one per tag) or a field compared with a number ({@link #fieldTest});
+     * constant {@code LIMIT} and {@code OFFSET}.
+     */
+    private FilterShape filterShape(JsonNode select) {
+        JsonNode from = measurementAlone(select);
+        if (from == null || !ungrouped(select)) {
+            return null;
+        }
+        Read read = read(from);
+        if (read == null) {
+            return null;
+        }
+        MeasurementSchema schema = read.schema();
+        String qualifier = qualifier(from);
+        List<SelectedColumn> outputs = selectedColumns(select, qualifier, schema);
+        if (outputs == null) {
+            return null;
+        }
+        long limit = Long.MAX_VALUE;
+        long offset = 0;
+        for (JsonNode mod : select.path("modifiers")) {
+            long[] lk = "LIMIT_MODIFIER".equals(mod.path("type").asString("")) ? rowLimit(mod) : null;
+            if (lk == null) {
+                return null; // DISTINCT, ORDER BY, LIMIT PERCENT
+            }
+            limit = lk[0];
+            offset = lk[1];
+        }
+        List<FilterShape.FieldTest> fields = new ArrayList<>();
+        long[] range = exactWhere(select, qualifier, schema, fields);
+        return range == null ? null : new FilterShape(read.measurement(), range[0], range[1], outputs, fields, limit, offset);
+    }
+
+    /**
+     * {@code field <op> number}, as DuckDB evaluates it; null for any other conjunct. An
+     * {@code INTEGER} field against an integer (in 64 bits) or a decimal of at most 18 digits is
+     * compared exactly, as DuckDB compares in {@code DECIMAL}. Against a number in exponent
+     * notation (a {@code DOUBLE} literal) it is compared as a double. A {@code FLOAT} field is
+     * compared as a double with any number whose conversion DuckDB rounds once, exactly as Java
+     * does: an integer or decimal of at most 53 bits of digits (and at most 22 decimals), or an
+     * exponent literal. {@code UNSIGNED}, booleans and strings are left to DuckDB.
+     */
+    private static FilterShape.FieldTest fieldTest(JsonNode c, String qualifier, MeasurementSchema schema) {
+        if (!"COMPARISON".equals(c.path("class").asString(""))) {
+            return null;
+        }
+        Comparison cmp = Comparison.of(c);
+        Optional<Column> col = column(cmp.column(), qualifier, schema);
+        if (cmp.op() == null || col.isEmpty() || col.get().kind() != Column.Kind.FIELD
+                || !"CONSTANT".equals(cmp.value().path("class").asString(""))) {
+            return null;
+        }
+        FilterShape.Op op = switch (cmp.op()) {
+            case "COMPARE_LESSTHAN" -> FilterShape.Op.LT;
+            case "COMPARE_LESSTHANOREQUALTO" -> FilterShape.Op.LE;
+            case "COMPARE_EQUAL" -> FilterShape.Op.EQ;
+            case "COMPARE_GREATERTHANOREQUALTO" -> FilterShape.Op.GE;
+            case "COMPARE_GREATERTHAN" -> FilterShape.Op.GT;
+            default -> null;
+        };
+        JsonNode lit = cmp.value().path("literal");
+        String kind = lit.path("kind").asString("");
+        String text = lit.path("text").asString("");
+        if (op == null || !(kind.equals("INTEGER") || kind.equals("NUMERIC"))) {
+            return null;
+        }
+        java.math.BigDecimal d;
+        try {
+            d = new java.math.BigDecimal(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        boolean exponent = text.indexOf('e') >= 0 || text.indexOf('E') >= 0;
+        String field = col.get().name();
+        if (col.get().type() == FieldType.INTEGER && !exponent) {
+            boolean fits = kind.equals("INTEGER") ? d.toBigInteger().bitLength() < 64 : d.precision() <= 18;
+            return fits ? longRange(field, op, d) : null;
+        }
+        if (col.get().type() != FieldType.FLOAT && !(col.get().type() == FieldType.INTEGER && exponent)) {
+            return null;
+        }
+        double v = exponent ? Double.parseDouble(text) : d.doubleValue();
+        boolean onceRounded = exponent || (d.unscaledValue().bitLength() <= 53 && d.scale() >= 0 && d.scale() <= 22);
+        return onceRounded && Double.isFinite(v) ? new FilterShape.FieldTest.DoubleCompare(field, op, v) : null;
+    }
+
+    /** The integers {@code x} with {@code x <op> d}, for {@code d} within ±10^18 or a 64-bit integer. */
+    private static FilterShape.FieldTest longRange(String field, FilterShape.Op op, java.math.BigDecimal d) {
+        long floor = d.setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
+        long ceil = d.setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+        long min = Long.MIN_VALUE;
+        long max = Long.MAX_VALUE;
+        switch (op) {
+            case GT -> {
+                if (floor == Long.MAX_VALUE) {
+                    return new FilterShape.FieldTest.LongRange(field, 1, 0);
+                }
+                min = floor + 1;
+            }
+            case GE -> min = ceil;
+            case LT -> {
+                if (ceil == Long.MIN_VALUE) {
+                    return new FilterShape.FieldTest.LongRange(field, 1, 0);
+                }
+                max = ceil - 1;
+            }
+            case LE -> max = floor;
+            case EQ -> {
+                if (floor != ceil) {
+                    return new FilterShape.FieldTest.LongRange(field, 1, 0);
+                }
+                min = floor;
+                max = floor;
+            }
+        }
+        return new FilterShape.FieldTest.LongRange(field, min, max);
+    }
+
+    /** No {@code GROUP BY}, {@code HAVING}, {@code QUALIFY}, sample, or aggregate without a group. */
+    private static boolean ungrouped(JsonNode select) {
+        return select.path("group_expressions").size() == 0 && select.path("group_sets").size() == 0
+                && !present(select.path("having")) && !present(select.path("qualify")) && !present(select.path("sample"))
+                && "STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""));
+    }
+
+    /** A {@code *} without {@code REPLACE}, {@code EXCLUDE}, {@code COLUMNS(…)} or an expression. */
+    private static boolean plainStar(JsonNode e) {
+        return "STAR".equals(e.path("class").asString("")) && e.path("replace_list").isEmpty() && e.path("exclude_list").isEmpty()
+                && !present(e.path("expr")) && !e.path("columns").asBoolean(false);
+    }
+
+    /**
+     * The select list as columns of the measurement shown as they are — plain {@code *} (every
+     * column, canonical order) and column references named as DuckDB names them — or null if it
+     * holds anything else.
+     */
+    private static List<SelectedColumn> selectedColumns(JsonNode select, String qualifier, MeasurementSchema schema) {
+        List<SelectedColumn> outputs = new ArrayList<>();
+        for (JsonNode e : select.path("select_list")) {
+            if (plainStar(e)) {
+                for (Column c : schema.columns()) {
+                    outputs.add(new SelectedColumn(c.name(), c.name()));
+                }
+                continue;
+            }
+            Optional<Column> c = column(e, qualifier, schema);
+            String name = c.isPresent() ? outputName(e, c.get()) : null;
+            if (name == null) {
+                return null;
+            }
+            outputs.add(new SelectedColumn(name, c.get().name()));
+        }
+        return outputs;
+    }
+
+    /** A measurement a {@code FROM} names, and its schema. */
+    private record Read(String measurement, MeasurementSchema schema) {
+    }
+
+    /** The measurement {@code from} names and its schema; null if it names none the namespace has a schema for. */
+    private Read read(JsonNode from) {
+        Optional<String> m = resolve(from);
+        MeasurementSchema schema = m.flatMap(schemas).orElse(null);
+        return schema == null ? null : new Read(m.get(), schema);
     }
 
     /**
@@ -723,6 +877,14 @@ public final class StatementAnalysis {
      * tag (the pushdown keeps one); null otherwise.
      */
     private long[] exactWhere(JsonNode select, String qualifier, MeasurementSchema schema) {
+        return exactWhere(select, qualifier, schema, null);
+    }
+
+    /**
+     * As {@link #exactWhere(JsonNode, String, MeasurementSchema)}, and where {@code fields} is not
+     * null, also {@code field <op> number} conjuncts ({@link #fieldTest}), added to it.
+     */
+    private long[] exactWhere(JsonNode select, String qualifier, MeasurementSchema schema, List<FilterShape.FieldTest> fields) {
         long lo = Long.MIN_VALUE;
         long hi = Long.MAX_VALUE;
         List<JsonNode> conjuncts = new ArrayList<>();
@@ -733,6 +895,11 @@ public final class StatementAnalysis {
             if (range != null) {
                 lo = Math.max(lo, range[0]);
                 hi = Math.min(hi, range[1]);
+                continue;
+            }
+            FilterShape.FieldTest test = fields == null ? null : fieldTest(c, qualifier, schema);
+            if (test != null) {
+                fields.add(test);
                 continue;
             }
             if (isTimeComparison(c, qualifier, schema) || !tagOrTimeLowerBound(c, qualifier, schema)) {
@@ -857,6 +1024,20 @@ public final class StatementAnalysis {
     }
 
     /** The 0-based select-list index an ordinal ({@code GROUP BY 1}) names; -1 if it is no ordinal in range. */
+    /**
+     * {@code [limit, offset]} of a {@code LIMIT} modifier that counts rows with constants
+     * ({@code Long.MAX_VALUE} for no limit); null for a percentage ({@code LIMIT 10 PERCENT} is a
+     * {@code LIMIT_MODIFIER} too) or anything not a non-negative integer.
+     */
+    private static long[] rowLimit(JsonNode mod) {
+        if (!"ROW_COUNT".equals(mod.path("limit_type").asString(""))) {
+            return null;
+        }
+        long limit = present(mod.path("limit")) ? nonNegativeInteger(mod.path("limit")) : Long.MAX_VALUE;
+        long offset = present(mod.path("offset")) ? nonNegativeInteger(mod.path("offset")) : 0;
+        return limit < 0 || offset < 0 ? null : new long[]{limit, offset};
+    }
+
     private static int ordinal(JsonNode e, int outputs) {
         long v = nonNegativeInteger(e);
         return v >= 1 && v <= outputs ? (int) v - 1 : -1;

@@ -2,11 +2,7 @@ package io.chronix.engine.read;
 
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -220,99 +216,12 @@ public final class SegmentPassThrough implements AutoCloseable {
             return (FieldVector) t.getTo();
         }
         FieldVector dst = src.getField().createVector(allocator);
-        boolean ok = false;
         try {
-            switch (src) {
-                case BitVector b -> copyEach(src, dst, runs, runCount, passing);
-                case BaseFixedWidthVector f -> copyFixedRuns(f, (BaseFixedWidthVector) dst, runs, runCount, passing);
-                case VarCharVector v -> copyVarCharRuns(v, (VarCharVector) dst, runs, runCount, passing);
-                default -> copyEach(src, dst, runs, runCount, passing);
-            }
-            ok = true;
+            ArrowRuns.copy(src, dst, runs, runCount, passing);
             return dst;
-        } finally {
-            if (!ok) {
-                dst.close();
-            }
-        }
-    }
-
-    /** Value by value, for the vector kinds without a run copy (booleans). */
-    private static void copyEach(FieldVector src, FieldVector dst, int[] runs, int runCount, int passing) {
-        dst.setInitialCapacity(passing);
-        dst.allocateNew();
-        TransferPair copier = src.makeTransferPair(dst);
-        int at = 0;
-        for (int k = 0; k < runCount; k++) {
-            for (int i = runs[2 * k], end = i + runs[2 * k + 1]; i < end; i++) {
-                copier.copyValueSafe(i, at++);
-            }
-        }
-        dst.setValueCount(passing);
-    }
-
-    /**
-     * One memory copy per run. Value by value, each 8-byte value was a call into the JVM's array
-     * copy: 15 % of a half-day aggregate's samples, for the two shards the range cuts.
-     */
-    private static void copyFixedRuns(BaseFixedWidthVector src, BaseFixedWidthVector dst, int[] runs, int runCount, int passing) {
-        dst.allocateNew(passing);
-        long width = src.getTypeWidth();
-        ArrowBuf from = src.getDataBuffer();
-        ArrowBuf to = dst.getDataBuffer();
-        long at = 0;
-        for (int k = 0; k < runCount; k++) {
-            to.setBytes(at * width, from, runs[2 * k] * width, runs[2 * k + 1] * width);
-            at += runs[2 * k + 1];
-        }
-        copyValidity(src, dst, runs, runCount, passing);
-        dst.setValueCount(passing);
-    }
-
-    /** The bytes of each run in one copy; the offsets shifted to where the run lands. */
-    private static void copyVarCharRuns(VarCharVector src, VarCharVector dst, int[] runs, int runCount, int passing) {
-        long bytes = 0;
-        for (int k = 0; k < runCount; k++) {
-            bytes += src.getStartOffset(runs[2 * k] + runs[2 * k + 1]) - src.getStartOffset(runs[2 * k]);
-        }
-        dst.allocateNew(Math.max(1, bytes), passing);
-        ArrowBuf fromOffsets = src.getOffsetBuffer();
-        ArrowBuf toOffsets = dst.getOffsetBuffer();
-        toOffsets.setInt(0, 0);
-        int at = 0;
-        int dataAt = 0;
-        for (int k = 0; k < runCount; k++) {
-            int start = runs[2 * k];
-            int count = runs[2 * k + 1];
-            int base = fromOffsets.getInt((long) start * Integer.BYTES);
-            int length = fromOffsets.getInt((long) (start + count) * Integer.BYTES) - base;
-            dst.getDataBuffer().setBytes(dataAt, src.getDataBuffer(), base, length);
-            for (int i = 1; i <= count; i++) {
-                toOffsets.setInt((long) (at + i) * Integer.BYTES, dataAt + fromOffsets.getInt((long) (start + i) * Integer.BYTES) - base);
-            }
-            at += count;
-            dataAt += length;
-        }
-        copyValidity(src, dst, runs, runCount, passing);
-        dst.setLastSet(passing - 1);
-        dst.setValueCount(passing);
-    }
-
-    /** The runs' validity bits, packed; all set at once when the source has no NULL. */
-    private static void copyValidity(FieldVector src, FieldVector dst, int[] runs, int runCount, int passing) {
-        ArrowBuf to = dst.getValidityBuffer();
-        if (src.getNullCount() == 0) {
-            to.setOne(0, (passing + 7) >>> 3);
-            return;
-        }
-        ArrowBuf from = src.getValidityBuffer();
-        int at = 0;
-        for (int k = 0; k < runCount; k++) {
-            for (int i = runs[2 * k], end = i + runs[2 * k + 1]; i < end; i++, at++) {
-                if (BitVectorHelper.get(from, i) != 0) {
-                    BitVectorHelper.setBit(to, at);
-                }
-            }
+        } catch (RuntimeException e) {
+            dst.close();
+            throw e;
         }
     }
 
