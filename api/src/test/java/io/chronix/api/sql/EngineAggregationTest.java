@@ -111,6 +111,7 @@ class EngineAggregationTest {
                     "SELECT max(usage) AS m FROM cpu WHERE host = 'a' OR host = 'b'",
                     "SELECT host, max(usage) AS m FROM cpu GROUP BY 1 LIMIT 1", // LIMIT without ORDER BY
                     "SELECT host, max(usage) AS m FROM cpu GROUP BY 1 ORDER BY m", // ORDER BY an aggregate
+                    "SELECT host, max(usage) AS m FROM cpu GROUP BY 1 ORDER BY 1 LIMIT 50 PERCENT", // a share, not a count
                     "SELECT max(usage) AS m FROM cpu GROUP BY host", // a group key not in the answer
                     "SELECT time_bucket(INTERVAL '1 day', time) AS b, max(usage) AS m FROM cpu GROUP BY 1",
                     "SELECT time_bucket(INTERVAL '1 month', time) AS b, max(usage) AS m FROM cpu GROUP BY 1",

@@ -88,6 +88,7 @@ class EngineNewestTest {
             for (String sql : List.of(
                     "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC, usage", // an order after time
                     "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time", // the oldest row
+                    "SELECT DISTINCT ON (host) * FROM cpu ORDER BY host, time DESC LIMIT 50 PERCENT", // a share, not a count
                     "SELECT DISTINCT ON (host) * FROM cpu WHERE usage > 1 ORDER BY host, time DESC",
                     "SELECT DISTINCT ON (host) * FROM cpu WHERE time < TIMESTAMP '2026-01-01 00:00:00' ORDER BY host, time DESC",
                     "SELECT DISTINCT ON (host) usage + 1 AS u FROM cpu ORDER BY host, time DESC",
