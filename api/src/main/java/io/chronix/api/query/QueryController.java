@@ -78,7 +78,8 @@ class QueryController {
             A time-bucket width of zero or less is refused. Results stream. Header X-Chronix-Scan says, per \
             measurement, what the engine scan read after pruning by time range, tags, numeric field ranges and columns; X-Chronix-Scan-Rows the total rows; \
             X-Chronix-Answered-By who computed the answer: `duckdb`, or the engine itself, as DuckDB would, for a bare count \
-            (`engine-count`), a bucketed aggregate (`engine-aggregate`) or each tag value's newest row (`engine-newest`). \
+            (`engine-count`), a bucketed aggregate (`engine-aggregate`), each tag value's newest row (`engine-newest`) or a \
+            plain filter of time, tags and fields against numbers (`engine-filter`). \
             400: SQL errors (message, errorType, position), unknown measurement; 408: over queryTimeout; 422: over a memory \
             limit; 429: over maxConcurrentQueries (Retry-After).""",
             security = @SecurityRequirement(name = "bearer"),

@@ -322,6 +322,41 @@ class QueryEndpointTest {
     }
 
     @Test
+    void aPlainFilterIsAnsweredByTheEngineAsDuckDbAnswersIt() throws Exception {
+        String sql = "SELECT * FROM cpu WHERE usage > 2 AND time >= TIMESTAMP '2026-01-01 00:00:00'";
+        String engine = query(sql, "application/json").andExpect(status().isOk())
+                .andExpect(header().string(QueryController.ANSWERED_BY_HEADER, "engine-filter")).andReturn().getResponse().getContentAsString();
+        String duckDb = query(sql + " AND true", "application/json").andExpect(status().isOk())
+                .andExpect(header().string(QueryController.ANSWERED_BY_HEADER, "duckdb")).andReturn().getResponse().getContentAsString();
+        JsonNode e = JSON.readTree(engine);
+        JsonNode d = JSON.readTree(duckDb);
+        assertThat(e.get("columns")).isEqualTo(d.get("columns"));
+        // no ORDER BY: the same rows, in whichever order
+        assertThat(rowTexts(e)).containsExactlyInAnyOrderElementsOf(rowTexts(d)).hasSize(2);
+        for (String format : List.of("text/csv", "application/vnd.apache.arrow.stream")) {
+            byte[] a = query(sql, format).andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray();
+            byte[] b = query(sql + " AND true", format).andExpect(status().isOk()).andReturn().getResponse().getContentAsByteArray();
+            if (format.equals("text/csv")) {
+                assertThat(new String(a, java.nio.charset.StandardCharsets.UTF_8).lines().toList())
+                        .containsExactlyInAnyOrderElementsOf(new String(b, java.nio.charset.StandardCharsets.UTF_8).lines().toList());
+            } else {
+                assertThat(arrowRows(a, "Timestamp(NANOSECOND, null)"))
+                        .containsExactlyInAnyOrderElementsOf(arrowRows(b, "Timestamp(NANOSECOND, null)")).hasSize(2);
+            }
+        }
+        // nothing passes: the columns, no row
+        query("SELECT time, usage FROM cpu WHERE usage > 1e9", "application/json").andExpect(status().isOk())
+                .andExpect(header().string(QueryController.ANSWERED_BY_HEADER, "engine-filter"))
+                .andExpect(jsonPath("$.columns[1].name").value("usage")).andExpect(jsonPath("$.rows").isEmpty());
+    }
+
+    private static List<String> rowTexts(JsonNode answer) {
+        List<String> rows = new java.util.ArrayList<>();
+        answer.get("rows").forEach(r -> rows.add(r.toString()));
+        return rows;
+    }
+
+    @Test
     void measurementsAndTheirColumns() throws Exception {
         mvc.perform(get("/api/v1/namespaces/metrics/measurements").principal(reader))
                 .andExpect(status().isOk()).andExpect(jsonPath("$[0]").value("cpu"));
