@@ -119,14 +119,23 @@ class QueryController {
             throw new org.springframework.web.HttpMediaTypeNotAcceptableException(
                     Arrays.stream(ResultFormat.values()).map(f -> f.mediaType).map(m -> (org.springframework.http.MediaType) m).toList());
         }
-        queries.run(tenant.tenantId(), tenant.tenantName(), ns, sql, (q, result) -> {
-            response.setStatus(200);
-            response.setContentType(format.mediaType.toString());
-            response.setHeader(SCAN_HEADER, scanHeader(q.scans()));
-            response.setHeader(SCAN_ROWS_HEADER, Long.toString(q.scans().stream().mapToLong(SqlQuery.TableScan::rows).sum()));
-            response.setHeader(ANSWERED_BY_HEADER, q.answeredBy().label());
-            OutputStream out = response.getOutputStream();
-            return format.write(result, out);
+        queries.run(tenant.tenantId(), tenant.tenantName(), ns, sql, new QueryService.ResultSink() {
+            @Override
+            public long write(SqlQuery q, org.apache.arrow.vector.ipc.ArrowReader result) throws IOException {
+                response.setStatus(200);
+                response.setContentType(format.mediaType.toString());
+                response.setHeader(SCAN_HEADER, scanHeader(q.scans()));
+                response.setHeader(SCAN_ROWS_HEADER, Long.toString(q.scans().stream().mapToLong(SqlQuery.TableScan::rows).sum()));
+                response.setHeader(ANSWERED_BY_HEADER, q.answeredBy().label());
+                OutputStream out = response.getOutputStream();
+                return format.write(result, out);
+            }
+
+            @Override
+            public void answered() throws IOException {
+                // the whole answer is out and good: end the response now, release the query after
+                response.getOutputStream().close();
+            }
         });
     }
 

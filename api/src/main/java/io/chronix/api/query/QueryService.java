@@ -53,6 +53,14 @@ public class QueryService implements AutoCloseable {
     @FunctionalInterface
     public interface ResultSink {
         long write(SqlQuery query, ArrowReader result) throws IOException;
+
+        /**
+         * Called once the whole answer is written and the query did not time out, before the
+         * query's scans and buffers are released: a sink may complete its response here, so the
+         * client does not wait for the release (zeroing a large answer's buffers for reuse, say).
+         */
+        default void answered() throws IOException {
+        }
     }
 
     private final SqlSandbox sandbox;
@@ -156,6 +164,7 @@ public class QueryService implements AutoCloseable {
                     throw new QueryCancelledException();
                 }
                 outcome = "ok";
+                sink.answered();
                 return rows;
             }
         } catch (QueryCancelledException e) {
