@@ -469,12 +469,8 @@ public final class StatementAnalysis {
      * with a literal read at the nanosecond); otherwise {@code null}.
      */
     private String countOfRows(JsonNode select) {
-        JsonNode from = measurementAlone(select);
-        if (from == null || !ungrouped(select) || select.path("modifiers").size() > 0 || select.path("select_list").size() != 1) {
-            return null;
-        }
-        Read read = read(from);
-        if (read == null) {
+        Read read = lone(select);
+        if (read == null || !ungrouped(select) || select.path("modifiers").size() > 0 || select.path("select_list").size() != 1) {
             return null;
         }
         MeasurementSchema schema = read.schema();
@@ -482,7 +478,7 @@ public final class StatementAnalysis {
         if (!plainFunction(f) || !"count_star".equals(f.path("function_name").asString("")) || f.path("arguments").size() > 0) {
             return null;
         }
-        String qualifier = qualifier(from);
+        String qualifier = read.qualifier();
         List<JsonNode> conjuncts = new ArrayList<>();
         flattenAnd(select.path("where_clause"), conjuncts);
         Set<String> tagsSeen = new HashSet<>();
@@ -516,17 +512,13 @@ public final class StatementAnalysis {
      * {@code ORDER BY} of every group key, so which rows it keeps is defined.
      */
     private AggregateShape aggregateShape(JsonNode select) {
-        JsonNode from = measurementAlone(select);
-        if (from == null || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
+        Read read = lone(select);
+        if (read == null || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
                 || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))) {
             return null;
         }
-        Read read = read(from);
-        if (read == null) {
-            return null;
-        }
         MeasurementSchema schema = read.schema();
-        String qualifier = qualifier(from);
+        String qualifier = read.qualifier();
         List<AggregateShape.Output> outputs = new ArrayList<>();
         for (JsonNode e : select.path("select_list")) {
             AggregateShape.Output o = output(e, qualifier, schema);
@@ -608,16 +600,12 @@ public final class StatementAnalysis {
      * lower bound on {@code time} with a literal; constant {@code LIMIT} and {@code OFFSET}.
      */
     private NewestShape newestShape(JsonNode select) {
-        JsonNode from = measurementAlone(select);
-        if (from == null) {
-            return null;
-        }
-        Read read = read(from);
-        if (read == null || !newestPerSeries(select, read.measurement(), from)) {
+        Read read = lone(select);
+        if (read == null || !newestPerSeries(select, read.measurement(), read.from())) {
             return null;
         }
         MeasurementSchema schema = read.schema();
-        String qualifier = qualifier(from);
+        String qualifier = read.qualifier();
         List<SelectedColumn> outputs = selectedColumns(select, qualifier, schema);
         if (outputs == null) {
             return null;
@@ -669,16 +657,12 @@ public final class StatementAnalysis {
      * constant {@code LIMIT} and {@code OFFSET}.
      */
     private FilterShape filterShape(JsonNode select) {
-        JsonNode from = measurementAlone(select);
-        if (from == null || !ungrouped(select)) {
-            return null;
-        }
-        Read read = read(from);
-        if (read == null) {
+        Read read = lone(select);
+        if (read == null || !ungrouped(select)) {
             return null;
         }
         MeasurementSchema schema = read.schema();
-        String qualifier = qualifier(from);
+        String qualifier = read.qualifier();
         List<SelectedColumn> outputs = selectedColumns(select, qualifier, schema);
         if (outputs == null) {
             return null;
@@ -820,15 +804,27 @@ public final class StatementAnalysis {
         return outputs;
     }
 
-    /** A measurement a {@code FROM} names, and its schema. */
-    private record Read(String measurement, MeasurementSchema schema) {
+    /**
+     * The one measurement a {@code SELECT} reads as it is, for the shapes the engine answers itself.
+     *
+     * @param from      its {@code FROM} ({@link #measurementAlone})
+     * @param qualifier what its column references may be qualified by ({@link #qualifier})
+     */
+    private record Read(String measurement, MeasurementSchema schema, JsonNode from, String qualifier) {
     }
 
-    /** The measurement {@code from} names and its schema; null if it names none the namespace has a schema for. */
-    private Read read(JsonNode from) {
+    /**
+     * The measurement a {@code SELECT} reads alone ({@link #measurementAlone}) and its schema; null
+     * if it reads anything else, or one the namespace has no schema for.
+     */
+    private Read lone(JsonNode select) {
+        JsonNode from = measurementAlone(select);
+        if (from == null) {
+            return null;
+        }
         Optional<String> m = resolve(from);
         MeasurementSchema schema = m.flatMap(schemas).orElse(null);
-        return schema == null ? null : new Read(m.get(), schema);
+        return schema == null ? null : new Read(m.get(), schema, from, qualifier(from));
     }
 
     /**

@@ -292,13 +292,7 @@ class EngineAggregationTest {
                 }
             }
         }
-        switch (r.nextInt(5)) {
-            case 0 -> conjuncts.add("host = 'a'");
-            case 1 -> conjuncts.add("host IN ('a', 'c')");
-            case 2 -> conjuncts.add("host IS NULL");
-            default -> {
-            }
-        }
+        SqlModelTest.randomTagPredicate(r, "host", conjuncts);
         if (r.nextInt(4) == 0) {
             conjuncts.add("dc = 'x'");
         }

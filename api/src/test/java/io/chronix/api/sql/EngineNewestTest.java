@@ -125,13 +125,7 @@ class EngineNewestTest {
         }
         orders.add("time DESC");
         List<String> conjuncts = new ArrayList<>();
-        switch (r.nextInt(5)) {
-            case 0 -> conjuncts.add("host = 'a'");
-            case 1 -> conjuncts.add("host IN ('a', 'c')");
-            case 2 -> conjuncts.add("dc IS NULL");
-            default -> {
-            }
-        }
+        SqlModelTest.randomTagPredicate(r, "dc", conjuncts);
         if (r.nextBoolean()) {
             long from = T0 + r.nextInt(5 * 3600) * SECOND - 1800 * SECOND + r.nextInt(1000);
             String text = SqlModelTest.ts(from);

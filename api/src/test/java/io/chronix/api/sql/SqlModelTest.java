@@ -28,6 +28,20 @@ class SqlModelTest {
 
     static final String[] HOSTS = {"a", "b", "c", null};
 
+    /**
+     * Adds at most one random tag predicate of the kinds the scan applies exactly: {@code host =},
+     * {@code host IN}, or {@code <nullTag> IS NULL} (two in five times nothing).
+     */
+    static void randomTagPredicate(java.util.Random r, String nullTag, java.util.List<String> conjuncts) {
+        switch (r.nextInt(5)) {
+            case 0 -> conjuncts.add("host = 'a'");
+            case 1 -> conjuncts.add("host IN ('a', 'c')");
+            case 2 -> conjuncts.add(nullTag + " IS NULL");
+            default -> {
+            }
+        }
+    }
+
     @TempDir Path dir;
 
     @Test
