@@ -1024,59 +1024,55 @@ public final class Chronix implements AutoCloseable {
      * what a {@code DISTINCT ON (tags) … ORDER BY tags, time DESC} statement keeps.
      */
     public ScanResult scanLatest(ScanRequest request, BufferAllocator allocator) {
-        ensureOpen();
-        ScanResult view = rollups.scanLatestView(request, allocator);
-        return view != null ? view : scanLatestStored(request, allocator);
+        return scanLatest(request, List.of(), allocator);
     }
 
-    /** {@link #scanLatest} with no rollup view. */
+    /**
+     * {@link #scanLatest(ScanRequest, BufferAllocator)} with the rows ordered by the values of
+     * {@code orderTags} (ascending, {@code String} order, a series without the tag after those
+     * with it), series with equal values in canonical order. A hint for a caller that orders by
+     * those tags: it may find the rows already in its order and keep them as they are. A rollup
+     * view answers in canonical order whatever the hint.
+     */
+    public ScanResult scanLatest(ScanRequest request, List<String> orderTags, BufferAllocator allocator) {
+        ensureOpen();
+        ScanResult view = rollups.scanLatestView(request, allocator);
+        return view != null ? view : scanLatestStored(request, orderTags, allocator);
+    }
+
+    /** {@link #scanLatest} with no rollup view, in canonical series order. */
     ScanResult scanLatestStored(ScanRequest request, BufferAllocator allocator) {
+        return scanLatestStored(request, List.of(), allocator);
+    }
+
+    private ScanResult scanLatestStored(ScanRequest request, List<String> orderTags, BufferAllocator allocator) {
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
             return new ScanResult(MeasurementSchema.toArrow(List.of(Column.time())), List.of());
         }
-        List<Column> output = outputColumns(found.get(), request);
-        List<SeriesLastPoint> lasts = new ArrayList<>();
-        for (SeriesLastPoint p : lastValues(request.measurement(), request.tags(), allocator)) {
+        MeasurementSchema ms = found.get();
+        List<LastPointReader.Latest> rows = new ArrayList<>();
+        for (LastPointReader.Latest p : latest(ms, request.tags(), allocator)) {
             if (p.point().timestamp() >= request.from() && p.point().timestamp() <= request.to()) {
-                lasts.add(p);
+                rows.add(p);
             }
         }
-        VectorSchemaRoot root = VectorSchemaRoot.create(MeasurementSchema.toArrow(output), allocator);
-        try {
-            root.allocateNew();
-            for (int c = 0; c < output.size(); c++) {
-                Column col = output.get(c);
-                FieldVector v = root.getVector(c);
-                for (int r = 0; r < lasts.size(); r++) {
-                    SeriesLastPoint p = lasts.get(r);
-                    Object value = switch (col.kind()) {
-                        case TIME -> p.point().timestamp();
-                        case TAG -> p.tags().get(col.name());
-                        case FIELD -> p.point().fields().get(col.name());
-                    };
-                    if (value == null) {
-                        v.setNull(r);
-                        continue;
-                    }
-                    switch (v) {
-                        case TimeStampVector t -> t.setSafe(r, (Long) value);
-                        case Float8Vector f -> f.setSafe(r, (Double) value);
-                        case BigIntVector i -> i.setSafe(r, (Long) value);
-                        case UInt8Vector u -> u.setSafe(r, (Long) value);
-                        case BitVector b -> b.setSafe(r, (Boolean) value ? 1 : 0);
-                        case VarCharVector s -> s.setSafe(r, ((String) value).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                        default -> throw new IllegalStateException("unexpected vector " + v.getClass().getSimpleName());
+        List<Column> tagColumns = ms.tags();
+        int[] order = orderTags.stream().mapToInt(t -> tagColumns.indexOf(ms.column(t).orElse(null))).filter(i -> i >= 0).toArray();
+        if (order.length > 0) {
+            rows.sort((x, y) -> { // stable: equal values keep canonical order
+                for (int t : order) {
+                    String a = x.tags()[t];
+                    String b = y.tags()[t];
+                    int c = a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b);
+                    if (c != 0) {
+                        return c;
                     }
                 }
-                v.setValueCount(lasts.size());
-            }
-            root.setRowCount(lasts.size());
-        } catch (RuntimeException e) {
-            root.close();
-            throw e;
+                return 0;
+            });
         }
-        return new ScanResult(MeasurementSchema.toArrow(output), List.of(root));
+        return LatestBatch.of(ms, outputColumns(ms, request), rows, schema, allocator);
     }
 
     /**
@@ -1090,17 +1086,26 @@ public final class Chronix implements AutoCloseable {
         if (found.isEmpty()) {
             return List.of();
         }
-        if (!cold.candidates(measurement, Long.MIN_VALUE, Long.MAX_VALUE, predicates).isEmpty()) {
+        List<SeriesLastPoint> out = new ArrayList<>();
+        for (LastPointReader.Latest p : latest(found.get(), predicates, allocator)) {
+            out.add(lastPoints.asSeriesLastPoint(found.get(), p));
+        }
+        return out;
+    }
+
+    /** {@link #lastValues} in the cache's own form. */
+    private List<LastPointReader.Latest> latest(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
+        if (!cold.candidates(ms.measurement(), Long.MIN_VALUE, Long.MAX_VALUE, predicates).isEmpty()) {
             // archived rows: series only there are not in the registry, and reverse segment scans
             // read the hot tier only, so take the newest rows from a scan of both tiers instead
-            return newestByScan(found.get(), predicates, allocator);
+            return newestByScan(ms, predicates, allocator);
         }
-        return lastPoints.ofAll(series.seriesOf(measurement), found.get(), predicates, allocator);
+        return lastPoints.ofAll(series.seriesInOrder(ms.measurement()), ms, predicates, allocator);
     }
 
     /** Each matching series' newest point from an ordered scan (series by series, time ascending). */
-    private List<SeriesLastPoint> newestByScan(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
-        List<SeriesLastPoint> out = new ArrayList<>();
+    private List<LastPointReader.Latest> newestByScan(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
+        List<LastPointReader.Latest> out = new ArrayList<>();
         try (ScanResult r = scan(new ScanRequest(ms.measurement(), List.of(), Long.MIN_VALUE, Long.MAX_VALUE, predicates), allocator)) {
             List<VectorSchemaRoot> batches = r.batches();
             for (int b = 0; b < batches.size(); b++) {
@@ -1117,7 +1122,7 @@ public final class Chronix implements AutoCloseable {
                         lastOfSeries = next == null || !sameSeries(ms, root, row, next, 0);
                     }
                     if (lastOfSeries) {
-                        out.add(rowAsLastPoint(ms, root, row));
+                        out.add(rowAsLatest(ms, root, row));
                     }
                 }
             }
@@ -1136,12 +1141,13 @@ public final class Chronix implements AutoCloseable {
         return true;
     }
 
-    private static SeriesLastPoint rowAsLastPoint(MeasurementSchema ms, VectorSchemaRoot root, int row) {
-        Map<String, String> tags = new TreeMap<>();
-        for (Column t : ms.tags()) {
-            FieldVector v = root.getVector(t.name());
+    private LastPointReader.Latest rowAsLatest(MeasurementSchema ms, VectorSchemaRoot root, int row) {
+        List<Column> tagColumns = ms.tags();
+        String[] tags = new String[tagColumns.size()];
+        for (int t = 0; t < tags.length; t++) {
+            FieldVector v = root.getVector(tagColumns.get(t).name());
             if (!v.isNull(row)) {
-                tags.put(t.name(), new String(((VarCharVector) v).get(row), java.nio.charset.StandardCharsets.UTF_8));
+                tags[t] = new String(((VarCharVector) v).get(row), java.nio.charset.StandardCharsets.UTF_8);
             }
         }
         Map<String, Object> fields = new LinkedHashMap<>();
@@ -1159,7 +1165,7 @@ public final class Chronix implements AutoCloseable {
             });
         }
         long ts = ((TimeStampVector) root.getVector(Column.TIME)).get(row);
-        return new SeriesLastPoint(tags, new LastPoint(ts, fields));
+        return new LastPointReader.Latest(tags, lastPoints.snapshot(ms.measurement(), ts, fields));
     }
 
     /**

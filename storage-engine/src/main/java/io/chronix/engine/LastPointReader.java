@@ -69,12 +69,21 @@ final class LastPointReader {
         return misses.get();
     }
 
+    /** One series' tag values (aligned with its measurement's tag columns, {@code null} where it has none) and newest point. */
+    record Latest(String[] tags, LastValue.Snapshot point) {
+    }
+
     Optional<LastPoint> of(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator) {
+        return Optional.ofNullable(snapshotOf(ref, ms, allocator)).map(s -> toPoint(ref.measurement(), s));
+    }
+
+    /** The newest point of {@code ref} in the cache's own form, or {@code null} if the series has none. */
+    private LastValue.Snapshot snapshotOf(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator) {
         LastValue lv = ref.lastValue();
         LastValue.State state = lv.state();
         if (state.complete()) {
             hits.incrementAndGet();
-            return Optional.ofNullable(state.snapshot()).map(s -> toPoint(ref.measurement(), s));
+            return state.snapshot();
         }
         misses.incrementAndGet();
         List<TagPredicate> exact = new ArrayList<>();
@@ -111,7 +120,7 @@ final class LastPointReader {
         }
         if (best == Long.MIN_VALUE && snap == null) {
             lv.fillEmpty(state.epoch());
-            return Optional.empty();
+            return null;
         }
         // fold the rows at the best timestamp in publish order, later segments winning
         Map<String, Object> fields = new LinkedHashMap<>();
@@ -120,12 +129,28 @@ final class LastPointReader {
                 fields.putAll(p.fields());
             }
         }
-        int n = schema.fieldCount(ref.measurement());
+        LastValue.Snapshot folded = snapshot(ref.measurement(), best, fields);
+        lv.fill(best, folded.bits(), folded.strings(), folded.has(), state.epoch());
+        LastValue.Snapshot merged = lv.snapshot();
+        // the entry now holds the fold (or something newer written meanwhile); if an eviction raced
+        // the scan the entry was not filled, and the scan's own answer stands
+        if (merged != null && merged.timestamp() >= best) {
+            return merged;
+        }
+        if (snap != null && snap.timestamp() == best) {
+            return mergeInto(snap, folded.bits(), folded.strings(), folded.has());
+        }
+        return folded;
+    }
+
+    /** A point given as field name → value, in the cache's form: value bits (or string) by field ordinal. */
+    LastValue.Snapshot snapshot(String measurement, long timestamp, Map<String, Object> fields) {
+        int n = schema.fieldCount(measurement);
         long[] bits = new long[n];
         String[] strings = new String[n];
         boolean[] has = new boolean[n];
         for (Map.Entry<String, Object> f : fields.entrySet()) {
-            SchemaRegistry.FieldInfo fi = schema.field(ref.measurement(), f.getKey());
+            SchemaRegistry.FieldInfo fi = schema.field(measurement, f.getKey());
             has[fi.ordinal()] = true;
             switch (f.getValue()) {
                 case Double d -> bits[fi.ordinal()] = Double.doubleToRawLongBits(d);
@@ -135,17 +160,7 @@ final class LastPointReader {
                 default -> throw new IllegalStateException("unexpected field value " + f.getValue().getClass());
             }
         }
-        lv.fill(best, bits, strings, has, state.epoch());
-        LastValue.Snapshot merged = lv.snapshot();
-        // the entry now holds the fold (or something newer written meanwhile); if an eviction raced
-        // the scan the entry was not filled, and the scan's own answer stands
-        if (merged != null && merged.timestamp() >= best) {
-            return Optional.of(toPoint(ref.measurement(), merged));
-        }
-        if (snap != null && snap.timestamp() == best) {
-            return Optional.of(toPoint(ref.measurement(), mergeInto(snap, bits, strings, has)));
-        }
-        return Optional.of(new LastPoint(best, fields));
+        return new LastValue.Snapshot(timestamp, bits, strings, has, false);
     }
 
     private static LastValue.Snapshot mergeInto(LastValue.Snapshot snap, long[] bits, String[] strings, boolean[] has) {
@@ -163,27 +178,39 @@ final class LastPointReader {
         return new LastValue.Snapshot(snap.timestamp(), b, s, h, false);
     }
 
-    /** Every live series of {@code measurement} passing {@code predicates}, in canonical series order, with its newest point. */
-    List<SeriesLastPoint> ofAll(SeriesRef[] series, MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
-        List<SeriesRef> matching = new ArrayList<>();
-        for (SeriesRef ref : series) {
-            if (ref.isLive() && TagPredicate.allHold(predicates, ref)) {
-                matching.add(ref);
+    /**
+     * Every live series of {@code inOrder} (a measurement's series in canonical order) passing
+     * {@code predicates} that has a point, in that order, with its newest point.
+     */
+    List<Latest> ofAll(SeriesRef[] inOrder, MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
+        List<Column> tagColumns = ms.tags();
+        List<Latest> out = new ArrayList<>(inOrder.length);
+        for (SeriesRef ref : inOrder) {
+            if (!ref.isLive() || !TagPredicate.allHold(predicates, ref)) {
+                continue;
             }
-        }
-        matching.sort(null);
-        List<SeriesLastPoint> out = new ArrayList<>(matching.size());
-        for (SeriesRef ref : matching) {
-            Optional<LastPoint> p = of(ref, ms, allocator);
-            if (p.isPresent()) {
-                Map<String, String> tags = new LinkedHashMap<>();
-                for (int t = 0; t < ref.tagCount(); t++) {
-                    tags.put(ref.tagKey(t), ref.tagValue(t));
+            LastValue.Snapshot p = snapshotOf(ref, ms, allocator);
+            if (p != null) {
+                String[] tags = new String[tagColumns.size()];
+                for (int t = 0; t < tags.length; t++) {
+                    tags[t] = ref.tag(tagColumns.get(t).name());
                 }
-                out.add(new SeriesLastPoint(tags, p.get()));
+                out.add(new Latest(tags, p));
             }
         }
         return out;
+    }
+
+    /** {@code latest} as tag name → value and field name → value. */
+    SeriesLastPoint asSeriesLastPoint(MeasurementSchema ms, Latest latest) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        List<Column> tagColumns = ms.tags();
+        for (int t = 0; t < tagColumns.size(); t++) {
+            if (latest.tags()[t] != null) {
+                tags.put(tagColumns.get(t).name(), latest.tags()[t]);
+            }
+        }
+        return new SeriesLastPoint(tags, toPoint(ms.measurement(), latest.point()));
     }
 
     private LastPoint toPoint(String measurement, LastValue.Snapshot snap) {

@@ -253,6 +253,74 @@ class CachesLifecycleTest {
         }
     }
 
+    /**
+     * {@link Chronix#scanLatest} is each series' last row of an ordered scan, every field type and
+     * NULL carried: from the cache in the writing process, from the segments after a restart, and
+     * with a newer point in the memtable; in canonical series order, or ordered by a tag when asked
+     * (NULL last, ties in canonical order).
+     */
+    @Test
+    void scanLatestIsEachSeriesLastRowOfAnOrderedScan() {
+        try (Chronix c = fx.open(dir)) {
+            writeMixed(c, 120);
+            assertLatestIsLastRowOfScan(c);
+            c.flush();
+            assertLatestIsLastRowOfScan(c);
+        }
+        try (Chronix c = fx.open(dir)) {
+            assertLatestIsLastRowOfScan(c); // every entry a miss: reverse segment scans
+            assertThat(c.cacheStats().lastValueMisses()).isPositive();
+            c.write(PointBatch.builder().beginPoint("m", T0 + 1000 * SECOND).tag("h", "h2").unsignedField("u", 7).endPoint().build());
+            assertLatestIsLastRowOfScan(c);
+        }
+    }
+
+    private void assertLatestIsLastRowOfScan(Chronix c) {
+        List<String> all = fx.rows(c, ScanRequest.all("m"));
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (i + 1 == all.size() || !seriesOf(all.get(i)).equals(seriesOf(all.get(i + 1)))) {
+                expected.add(all.get(i));
+            }
+        }
+        assertThat(expected).hasSizeGreaterThan(5);
+        // canonical series order (SeriesRef's) is not the scan's, which puts a missing tag first
+        List<String> canonical = latest(c, ScanRequest.all("m"), List.of());
+        assertThat(canonical).containsExactlyInAnyOrderElementsOf(expected);
+        for (String tag : List.of("h", "dc")) {
+            List<String> ordered = new ArrayList<>(canonical); // a stable sort: ties stay in canonical order
+            ordered.sort(java.util.Comparator.comparing((String row) -> cellOf(row, tag),
+                    java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder())));
+            assertThat(latest(c, ScanRequest.all("m"), List.of(tag))).as("ordered by %s", tag).isEqualTo(ordered);
+        }
+        List<String> projected = canonical.stream().map(row -> "h=" + cellOf(row, "h") + "|s=" + cellOf(row, "s") + "|u=" + cellOf(row, "u"))
+                .map(row -> row.replace("=null", "=<null>")).toList();
+        assertThat(latest(c, ScanRequest.all("m").withColumns("u", "h", "s"), List.of())).isEqualTo(projected);
+    }
+
+    private List<String> latest(Chronix c, ScanRequest request, List<String> orderTags) {
+        try (var r = c.scanLatest(request, orderTags, fx.allocator)) {
+            return EngineFixture.render(r);
+        }
+    }
+
+    /** The tag cells of a rendered row of {@code m} ({@code time|dc|h|…}). */
+    private static String seriesOf(String row) {
+        String[] cells = row.split("\\|");
+        return cells[1] + "|" + cells[2];
+    }
+
+    /** The rendered value of {@code column} in {@code row}, {@code null} for NULL. */
+    private static String cellOf(String row, String column) {
+        for (String cell : row.split("\\|")) {
+            if (cell.startsWith(column + "=")) {
+                String v = cell.substring(column.length() + 1);
+                return v.equals("<null>") ? null : v;
+            }
+        }
+        throw new IllegalArgumentException(column);
+    }
+
     @Test
     void anEvictedLastValueIsReadAgainFromTheSegments() {
         // what a delete does once its tombstone took effect (the deletes branch calls evictLastValues)

@@ -1,8 +1,10 @@
 package io.chronix.api.sql;
 
+import io.chronix.engine.read.ArrowRuns;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.schema.Column;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampNanoVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -24,7 +26,8 @@ import java.util.function.BooleanSupplier;
  * below the shape's exact lower time bound are left out (the scan's bound may be a microsecond
  * lower). Two series with the same key values and the same newest instant tie; DuckDB keeps either
  * one, and so may this. Each column is copied from the row it came from, its type as the scan's,
- * nullable as DuckDB reports every column.
+ * nullable as DuckDB reports every column. The engine is asked for its rows in the statement's tag
+ * order; when they come one per key in that order, they are the answer as they are ({@link #inOrder}).
  */
 public final class EngineNewest {
 
@@ -43,20 +46,17 @@ public final class EngineNewest {
      */
     public static ScanResult answer(NewestShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled) {
         List<NewestShape.Key> keys = shape.keys();
+        if (input.batches().size() == 1 && inOrder(shape, input.batches().getFirst())) {
+            return kept(shape, input, allocator);
+        }
         Map<TagValues, Row> newest = new HashMap<>();
         for (VectorSchemaRoot batch : input.batches()) {
             if (cancelled.getAsBoolean()) {
                 throw new QueryCancelledException();
             }
-            if (!(batch.getVector(Column.TIME) instanceof TimeStampNanoVector time)) {
+            VarCharVector[] tags = keyVectors(keys, batch);
+            if (!(batch.getVector(Column.TIME) instanceof TimeStampNanoVector time) || tags == null) {
                 return null;
-            }
-            VarCharVector[] tags = new VarCharVector[keys.size()];
-            for (int k = 0; k < tags.length; k++) {
-                if (!(batch.getVector(keys.get(k).column()) instanceof VarCharVector v)) {
-                    return null;
-                }
-                tags[k] = v;
             }
             for (int i = 0; i < batch.getRowCount(); i++) {
                 long t = time.get(i);
@@ -83,6 +83,80 @@ public final class EngineNewest {
         int first = (int) Math.min(shape.offset(), rows.size());
         int n = (int) Math.min(rows.size() - first, shape.limit());
         return copied(shape, rows.subList(first, first + n), input, allocator);
+    }
+
+    /**
+     * Whether each row of {@code batch} is the only one of its key, the rows in the statement's
+     * order and none below its time bound: then the batch is the answer before {@code OFFSET} and
+     * {@code LIMIT}. So it is when the engine wrote each series' newest row in the order asked
+     * ({@link SqlQuery.Tables#scanNewest}) and no two series share a key.
+     */
+    static boolean inOrder(NewestShape shape, VectorSchemaRoot batch) {
+        List<NewestShape.Key> keys = shape.keys();
+        VarCharVector[] tags = keyVectors(keys, batch);
+        if (!(batch.getVector(Column.TIME) instanceof TimeStampNanoVector time) || tags == null) {
+            return false;
+        }
+        for (int i = 0; i < batch.getRowCount(); i++) {
+            if (time.get(i) < shape.from() || i > 0 && compareRows(keys, tags, i - 1, i) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The batch's vectors of the keys; null if one is not a string column. */
+    private static VarCharVector[] keyVectors(List<NewestShape.Key> keys, VectorSchemaRoot batch) {
+        VarCharVector[] tags = new VarCharVector[keys.size()];
+        for (int k = 0; k < tags.length; k++) {
+            if (!(batch.getVector(keys.get(k).column()) instanceof VarCharVector v)) {
+                return null;
+            }
+            tags[k] = v;
+        }
+        return tags;
+    }
+
+    /** Rows {@code a} and {@code b} by their keys, in the statement's order ({@link TagValues#compare}, without copying). */
+    private static int compareRows(List<NewestShape.Key> keys, VarCharVector[] tags, int a, int b) {
+        for (int k = 0; k < tags.length; k++) {
+            VarCharVector v = tags[k];
+            NewestShape.Key key = keys.get(k);
+            boolean nullA = v.isNull(a);
+            boolean nullB = v.isNull(b);
+            int c;
+            if (nullA || nullB) {
+                c = nullA == nullB ? 0 : nullA == key.nullsFirst() ? -1 : 1;
+            } else {
+                c = ByteFunctionHelpers.compare(v.getDataBuffer(), v.getStartOffset(a), v.getEndOffset(a),
+                        v.getDataBuffer(), v.getStartOffset(b), v.getEndOffset(b));
+                c = key.descending() ? -c : c;
+            }
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /** The rows of the input's one batch in {@code [OFFSET, OFFSET + LIMIT)}, each column copied in one run. */
+    private static ScanResult kept(NewestShape shape, ScanResult input, BufferAllocator allocator) {
+        VectorSchemaRoot batch = input.batches().getFirst();
+        int first = (int) Math.min(shape.offset(), batch.getRowCount());
+        int n = (int) Math.min(batch.getRowCount() - first, shape.limit());
+        Schema schema = SelectedColumn.schema(shape.outputs(), input.schema());
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        try {
+            int[] run = {first, n};
+            for (int c = 0; c < schema.getFields().size(); c++) {
+                ArrowRuns.copy(batch.getVector(shape.outputs().get(c).column()), root.getVector(c), run, 1, n);
+            }
+            root.setRowCount(n);
+            return new ScanResult(schema, List.of(root));
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
+        }
     }
 
     private static ScanResult copied(NewestShape shape, List<Row> rows, ScanResult input, BufferAllocator allocator) {

@@ -7,6 +7,7 @@ import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.schema.MeasurementSchema;
 import org.apache.arrow.memory.BufferAllocator;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -51,7 +52,7 @@ public record EngineTables(Chronix engine, ScanHelpers helpers) implements SqlQu
 
     /** Each series' newest row from the engine's last-value cache (the plan is unbounded above). */
     @Override
-    public ScanResult scanNewest(ScanRequest request, BufferAllocator allocator) {
-        return engine.scanLatest(request, allocator);
+    public ScanResult scanNewest(ScanRequest request, List<String> orderTags, BufferAllocator allocator) {
+        return engine.scanLatest(request, orderTags, allocator);
     }
 }

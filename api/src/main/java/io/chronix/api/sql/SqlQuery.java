@@ -62,8 +62,11 @@ public final class SqlQuery implements AutoCloseable {
         /**
          * Each matching series' newest row within the request's range, for a statement that keeps
          * nothing else ({@link ScanPlan#newestOnly()}); a scan of everything answers the same, slower.
+         *
+         * @param orderTags tags the statement orders by: a hint, rows in that order (ascending) may
+         *                  be kept as they are rather than sorted and copied
          */
-        default ScanResult scanNewest(ScanRequest request, BufferAllocator allocator) {
+        default ScanResult scanNewest(ScanRequest request, List<String> orderTags, BufferAllocator allocator) {
             return scan(request, allocator);
         }
 
@@ -173,7 +176,8 @@ public final class SqlQuery implements AutoCloseable {
                     plan = window.plan();
                     r = window.result();
                 } else {
-                    r = plan.newestOnly() ? tables.scanNewest(plan.toRequest(), allocator) : tables.scan(plan.toRequest(), allocator);
+                    r = plan.newestOnly() ? tables.scanNewest(plan.toRequest(), orderTags(q.newest), allocator)
+                            : tables.scan(plan.toRequest(), allocator);
                 }
                 q.results.add(r);
                 q.byMeasurement.put(e.getKey(), r);
@@ -254,6 +258,21 @@ public final class SqlQuery implements AutoCloseable {
     }
 
     /** DuckDB's answer to a bare {@code count(*)}: one nullable {@code BIGINT} column, one row. */
+    /**
+     * The tags a lastpoint statement orders by, as far as the engine's order (ascending, NULLs
+     * last) is the statement's; none for other statements.
+     */
+    private static List<String> orderTags(NewestShape newest) {
+        List<String> tags = new ArrayList<>();
+        for (NewestShape.Key k : newest == null ? List.<NewestShape.Key>of() : newest.keys()) {
+            if (k.descending() || k.nullsFirst()) {
+                break;
+            }
+            tags.add(k.column());
+        }
+        return tags;
+    }
+
     private static ScanResult countAnswer(String column, long rows, BufferAllocator allocator) {
         Schema schema = new Schema(List.of(Field.nullable(column, new ArrowType.Int(64, true))));
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);

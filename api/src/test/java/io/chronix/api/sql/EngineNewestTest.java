@@ -1,8 +1,18 @@
 package io.chronix.api.sql;
 
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.TimeStampNanoVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 import static io.chronix.api.sql.SqlFixture.SECOND;
 import static io.chronix.api.sql.SqlFixture.T0;
@@ -95,6 +106,55 @@ class EngineNewestTest {
                     "SELECT DISTINCT ON (usage) * FROM cpu ORDER BY usage, time DESC")) {
                 assertThat(f.answer(sql).by()).as(sql).isEqualTo(SqlQuery.AnsweredBy.DUCKDB);
             }
+        }
+    }
+
+    /**
+     * A scan whose rows are already one per key, in the statement's order and above its time bound
+     * is kept as it is ({@link EngineNewest#inOrder}): keys compared as unsigned bytes, NULLs where
+     * the statement puts them, the direction honoured; a repeated key or an early row is not.
+     */
+    @Test
+    void keepsOnlyAScanAlreadyInTheStatementsOrder() {
+        List<SelectedColumn> all = List.of(new SelectedColumn("time", "time"), new SelectedColumn("host", "host"));
+        BiFunction<Boolean, Boolean, NewestShape> shape = (descending, nullsFirst) -> new NewestShape("cpu",
+                T0, all, List.of(new NewestShape.Key("host", descending, nullsFirst)), Long.MAX_VALUE, 0);
+        NewestShape ascending = shape.apply(false, false);
+        try (BufferAllocator a = new RootAllocator()) {
+            // "é" is 0xC3 0xA9: after "z" as unsigned bytes, before it as signed ones
+            assertThat(inOrder(a, ascending, new String[] {"a", "b", "z", "\u00e9", null}, T0)).isTrue();
+            assertThat(inOrder(a, ascending, new String[] {"a", "ab", "b"}, T0)).as("a prefix first").isTrue();
+            assertThat(inOrder(a, ascending, new String[] {"a", "\u00e9", "z"}, T0)).isFalse();
+            assertThat(inOrder(a, ascending, new String[] {"a", "b", "b"}, T0)).as("a key twice").isFalse();
+            assertThat(inOrder(a, ascending, new String[] {"a", null, "b"}, T0)).as("NULLs last").isFalse();
+            assertThat(inOrder(a, shape.apply(false, true), new String[] {null, "a", "b"}, T0)).isTrue();
+            assertThat(inOrder(a, shape.apply(false, true), new String[] {"a", "b", null}, T0)).isFalse();
+            assertThat(inOrder(a, shape.apply(true, false), new String[] {"b", "a", null}, T0)).isTrue();
+            assertThat(inOrder(a, shape.apply(true, false), new String[] {"a", "b"}, T0)).isFalse();
+            assertThat(inOrder(a, ascending, new String[] {"a", "b"}, T0 - 1)).as("a row below the time bound").isFalse();
+            assertThat(inOrder(a, ascending, new String[] {}, T0)).isTrue();
+        }
+    }
+
+    /** Whether a batch of these hosts (the second row at {@code secondTime}, the others at T0) is kept as it is. */
+    private static boolean inOrder(BufferAllocator a, NewestShape shape, String[] hosts, long secondTime) {
+        Schema schema = new Schema(List.of(
+                Field.notNullable("time",
+                        new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)),
+                Field.nullable("host", ArrowType.Utf8.INSTANCE)));
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, a)) {
+            TimeStampNanoVector time = (TimeStampNanoVector) root.getVector("time");
+            VarCharVector host = (VarCharVector) root.getVector("host");
+            for (int i = 0; i < hosts.length; i++) {
+                time.setSafe(i, i == 1 ? secondTime : T0);
+                if (hosts[i] == null) {
+                    host.setNull(i);
+                } else {
+                    host.setSafe(i, hosts[i].getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            root.setRowCount(hosts.length);
+            return EngineNewest.inOrder(shape, root);
         }
     }
 

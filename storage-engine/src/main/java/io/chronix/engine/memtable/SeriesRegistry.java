@@ -36,6 +36,8 @@ public final class SeriesRegistry {
     private static final class MeasurementSeries {
         volatile SeriesRef[] series = new SeriesRef[8];
         volatile int size;
+        /** The first {@code sorted.length} series in canonical order, kept for {@link #seriesInOrder}. */
+        volatile SeriesRef[] sorted = new SeriesRef[0];
     }
 
     /** The series of {@code batch}'s point {@code point}, registered if new. */
@@ -245,5 +247,25 @@ public final class SeriesRegistry {
         }
         int size = ms.size;
         return Arrays.copyOf(ms.series, size);
+    }
+
+    /**
+     * {@link #seriesOf} in canonical order ({@link SeriesRef#compareTo}), sorted again only after a
+     * series was registered: lastpoint asks for it on every query. The array is shared; callers
+     * must not change it.
+     */
+    public SeriesRef[] seriesInOrder(String measurement) {
+        MeasurementSeries ms = byMeasurement.get(measurement);
+        if (ms == null) {
+            return new SeriesRef[0];
+        }
+        SeriesRef[] sorted = ms.sorted;
+        int size = ms.size;
+        if (sorted.length != size) { // series are only ever added, so a snapshot of this size holds the same ones
+            sorted = Arrays.copyOf(ms.series, size);
+            Arrays.sort(sorted);
+            ms.sorted = sorted;
+        }
+        return sorted;
     }
 }
