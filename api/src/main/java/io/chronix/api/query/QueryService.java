@@ -66,6 +66,8 @@ public class QueryService implements AutoCloseable {
     private final SqlSandbox sandbox;
     private final BufferAllocator root;
     private final ObjectProvider<NamespaceTables> tables;
+    /** {@link #tables} once resolved. */
+    private volatile NamespaceTables found;
     private final TenancyDirectory directory;
     private final QueryProperties properties;
     private final MeterRegistry meters;
@@ -100,7 +102,11 @@ public class QueryService implements AutoCloseable {
 
     /** The namespace's engine, or 503 if this service has none to offer. */
     NamespaceTables.Handle open(Namespace ns) {
-        NamespaceTables t = tables.getIfAvailable();
+        NamespaceTables t = found;
+        if (t == null) {
+            // resolved once: asking the bean factory on every query was a dependency resolution per request
+            t = found = tables.getIfAvailable();
+        }
         if (t == null) {
             throw new QueryExceptions.Unavailable();
         }
