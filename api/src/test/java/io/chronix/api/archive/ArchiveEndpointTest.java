@@ -71,9 +71,22 @@ class ArchiveEndpointTest {
 
     @TestConfiguration(proxyBeanMethods = false)
     static class Fixture {
+        /** The data directory's root, deleted once everything built on it is closed. */
+        record TempRoot(Path path) implements AutoCloseable {
+            @Override
+            public void close() throws Exception {
+                org.springframework.util.FileSystemUtils.deleteRecursively(path);
+            }
+        }
+
         @Bean(destroyMethod = "close")
-        DataDirectory data() throws Exception {
-            return DataDirectory.open(Files.createTempDirectory("chronix-archive-endpoint"));
+        TempRoot dataRoot() throws Exception {
+            return new TempRoot(Files.createTempDirectory("chronix-archive-endpoint"));
+        }
+
+        @Bean(destroyMethod = "close")
+        DataDirectory data(TempRoot dataRoot) throws Exception {
+            return DataDirectory.open(dataRoot.path());
         }
 
         @Bean(destroyMethod = "close")

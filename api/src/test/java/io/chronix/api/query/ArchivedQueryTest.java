@@ -102,10 +102,11 @@ class ArchivedQueryTest {
             }
 
             @Override
-            public void close() {
+            public void close() throws java.io.IOException {
                 engine.close();
                 codec.close();
                 scheduler.close();
+                org.springframework.util.FileSystemUtils.deleteRecursively(root);
             }
         }
 

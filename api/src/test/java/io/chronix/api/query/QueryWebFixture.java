@@ -12,6 +12,7 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
+import org.springframework.util.FileSystemUtils;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -88,9 +89,10 @@ class QueryWebFixture {
         }
 
         @Override
-        public void close() {
+        public void close() throws IOException {
             open.values().forEach(Chronix::close);
             scheduler.close();
+            FileSystemUtils.deleteRecursively(root);
         }
     }
 
