@@ -1,9 +1,12 @@
 package io.chronix.engine;
 
+import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.FieldPredicate;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.TagPredicate;
+import io.chronix.engine.segment.SegmentWriterConfig;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
@@ -17,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiPredicate;
 
 import static io.chronix.engine.EngineFixture.SECOND;
@@ -126,6 +130,58 @@ class FieldPredicateScanTest {
         assertThat(high.got()).hasSize(2 * (8 + 10)); // 90..99 less 93 and 97, plus the 10 NaNs of 3, 13, …, 93
         Answer low = scan(FieldPredicate.atMost("usage", 5), (b, r) -> usage(b, r) != null && usage(b, r) <= 5);
         assertThat(low.got()).isEqualTo(low.expected()).hasSize(2 * 5); // 0, 1, 2, 4, 5
+    }
+
+    /**
+     * With a tag predicate, only the matching series' rows are tested: small row groups, so each
+     * series' rows cross row-group boundaries and the row groups hold several series' runs.
+     */
+    @Test
+    void withATagPredicateOnlyItsSeriesRowsAreTestedAcrossRowGroups() {
+        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100)
+                .withSegments((files, seg, tmp) -> new CsxSegmentStore(files, seg, tmp, SegmentWriterConfig.defaults().withRowGroupRows(64))));
+        PointBatch.Builder b = PointBatch.builder();
+        List<String> hosts = List.of("a", "b", "c", "d", "e", "f");
+        for (int s = 0; s < 100; s++) {
+            for (int h = 0; h < hosts.size(); h++) {
+                b.beginPoint("cpu", T0 + s * SECOND).tag("host", hosts.get(h));
+                if ((s + h) % 9 != 4) {
+                    b.floatField("usage", (s * 7 + h * 13) % 100);
+                }
+                b.integerField("n", s);
+                b.endPoint();
+            }
+        }
+        engine.write(b.build());
+        engine.flush();
+        for (List<TagPredicate> tags : List.of(
+                List.<TagPredicate>of(new TagPredicate.Eq("host", "b")),
+                List.<TagPredicate>of(new TagPredicate.In("host", Set.of("a", "e", "f"))))) {
+            List<String> expected = new ArrayList<>();
+            try (ScanResult all = engine.scanUnordered(new ScanRequest("cpu", List.of(), Long.MIN_VALUE, Long.MAX_VALUE, tags), fx.allocator)) {
+                for (VectorSchemaRoot batch : all.batches()) {
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        if (usage(batch, row) != null && usage(batch, row) >= 60) {
+                            expected.add(render(batch, row));
+                        }
+                    }
+                }
+            }
+            List<String> got = new ArrayList<>();
+            try (ScanResult r = engine.scanUnordered(new ScanRequest("cpu", List.of(), Long.MIN_VALUE, Long.MAX_VALUE, tags,
+                    List.of(FieldPredicate.atLeast("usage", 60))), fx.allocator)) {
+                assertThat(r.settledSegments()).isEqualTo(1);
+                for (VectorSchemaRoot batch : r.batches()) {
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        got.add(render(batch, row));
+                    }
+                }
+            }
+            got.sort(null);
+            expected.sort(null);
+            assertThat(expected).as("%s", tags).hasSizeGreaterThan(20);
+            assertThat(got).as("%s", tags).isEqualTo(expected);
+        }
     }
 
     @Test

@@ -353,17 +353,16 @@ public final class CsxSegmentStore implements SegmentStore {
      */
     private static int[] passingRows(SegmentReader r, BufferAllocator allocator, int rg, int[] ranges, List<FieldPredicate> fields) {
         int rowCount = r.rowGroups().get(rg).rowCount();
+        // only the rows of the matching series are tested and walked: a one-host scan must not
+        // pass over every row of each row group (most of a one-host filter's samples did)
+        int[] scope = ranges != null ? ranges : new int[] {0, rowCount};
         boolean[] keep = new boolean[rowCount];
-        if (ranges == null) {
-            Arrays.fill(keep, true);
-        } else {
-            for (int i = 0; i < ranges.length; i += 2) {
-                Arrays.fill(keep, ranges[i], ranges[i] + ranges[i + 1], true);
-            }
+        for (int i = 0; i < scope.length; i += 2) {
+            Arrays.fill(keep, scope[i], scope[i] + scope[i + 1], true);
         }
         boolean applied = false;
         for (FieldPredicate p : fields) {
-            applied |= r.filterRows(allocator, rg, p.field(), p::test, keep);
+            applied |= r.filterRows(allocator, rg, p.field(), p::test, keep, scope);
         }
         if (!applied) {
             return ranges;
@@ -371,20 +370,22 @@ public final class CsxSegmentStore implements SegmentStore {
         int[] runs = new int[16];
         int n = 0;
         int kept = 0;
-        for (int row = 0; row < rowCount; row++) {
-            if (!keep[row]) {
-                continue;
+        for (int i = 0; i < scope.length; i += 2) {
+            for (int row = scope[i], end = row + scope[i + 1]; row < end; row++) {
+                if (!keep[row]) {
+                    continue;
+                }
+                int start = row;
+                while (row < end && keep[row]) {
+                    row++;
+                }
+                if (n + 2 > runs.length) {
+                    runs = Arrays.copyOf(runs, runs.length * 2);
+                }
+                runs[n++] = start;
+                runs[n++] = row - start;
+                kept += row - start;
             }
-            int start = row;
-            while (row < rowCount && keep[row]) {
-                row++;
-            }
-            if (n + 2 > runs.length) {
-                runs = Arrays.copyOf(runs, runs.length * 2);
-            }
-            runs[n++] = start;
-            runs[n++] = row - start;
-            kept += row - start;
         }
         if (ranges == null && mostOf(kept, rowCount)) {
             return null;

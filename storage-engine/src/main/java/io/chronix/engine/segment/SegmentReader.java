@@ -427,11 +427,14 @@ public final class SegmentReader implements AutoCloseable {
      * read from its image, with no vector built: a selective condition on one field then decides
      * which rows of the other columns are materialised ({@link #readRowGroupRows}).
      *
-     * @param keep one entry per row of the row group; entries already false stay false
+     * @param keep  one entry per row of the row group; entries already false stay false
+     * @param scope the rows to test, {@code [start0, count0, …]} ascending; rows outside it are
+     *              left as they are (false, as the caller keeps them): a tag predicate's few series
+     *              are tested without a pass over the whole row group
      * @return false, leaving {@code keep} alone, if the column is not a numeric field
      */
     public boolean filterRows(BufferAllocator allocator, int rowGroup, String field, java.util.function.DoublePredicate test,
-            boolean[] keep) {
+            boolean[] keep, int[] scope) {
         checkOpen();
         SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
         if (keep.length != g.rowCount()) {
@@ -457,23 +460,31 @@ public final class SegmentReader implements AutoCloseable {
         }
         byte[] data = image.data();
         byte[] validity = image.validity();
-        for (int row = 0; row < keep.length; row++) {
-            if (!keep[row]) {
-                continue;
+        for (int i = 0; i < scope.length; i += 2) {
+            for (int row = scope[i], end = row + scope[i + 1]; row < end; row++) {
+                filterRow(keep, row, data, validity, type, test);
             }
-            if (validity != null && (validity[row >>> 3] & (1 << (row & 7))) == 0) {
-                keep[row] = false;
-                continue;
-            }
-            long bits = (long) LONG_LE.get(data, row * 8);
-            double v = switch (type) {
-                case FLOAT -> Double.longBitsToDouble(bits);
-                case INTEGER -> (double) bits;
-                default -> FieldType.unsignedToDouble(bits);
-            };
-            keep[row] = test.test(v);
         }
         return true;
+    }
+
+    /** {@link #filterRows} for one row. */
+    private static void filterRow(boolean[] keep, int row, byte[] data, byte[] validity, FieldType type,
+            java.util.function.DoublePredicate test) {
+        if (!keep[row]) {
+            return;
+        }
+        if (validity != null && (validity[row >>> 3] & (1 << (row & 7))) == 0) {
+            keep[row] = false;
+            return;
+        }
+        long bits = (long) LONG_LE.get(data, row * 8);
+        double v = switch (type) {
+            case FLOAT -> Double.longBitsToDouble(bits);
+            case INTEGER -> (double) bits;
+            default -> FieldType.unsignedToDouble(bits);
+        };
+        keep[row] = test.test(v);
     }
 
     private static final java.lang.invoke.VarHandle LONG_LE =
