@@ -71,9 +71,58 @@ public final class CsxSegmentStore implements SegmentStore {
         int users;
         boolean evicted;
         volatile SeriesIndex series; // loaded on the first scan with tag predicates
+        /** Per tag position of {@link #series}, value → the keys holding it, ascending; built on first use. */
+        final java.util.concurrent.ConcurrentHashMap<Integer, Map<String, int[]>> keysByValue = new java.util.concurrent.ConcurrentHashMap<>();
 
         Handle(SegmentReader reader) {
             this.reader = reader;
+        }
+
+        /**
+         * The indices of the series keys that may pass {@code tags}, ascending: those holding the
+         * value(s) of the first equality or set predicate on a tag the segment has, else every key.
+         * A one-host query over a day touches a dozen segments of hundreds of series each; testing
+         * every key was most of its series lookup.
+         */
+        int[] candidates(SeriesIndex index, List<TagPredicate> tags, int[] position) {
+            for (int i = 0; i < tags.size(); i++) {
+                if (position[i] < 0 || !(tags.get(i) instanceof TagPredicate.Eq || tags.get(i) instanceof TagPredicate.In)) {
+                    continue;
+                }
+                int at = position[i];
+                Map<String, int[]> byValue = keysByValue.computeIfAbsent(at, k -> keysByValue(index, k));
+                if (tags.get(i) instanceof TagPredicate.Eq eq) {
+                    return byValue.getOrDefault(eq.value(), new int[0]);
+                }
+                int[] all = new int[0];
+                for (String v : ((TagPredicate.In) tags.get(i)).values()) {
+                    int[] keys = byValue.get(v);
+                    if (keys != null) {
+                        int n = all.length;
+                        all = Arrays.copyOf(all, n + keys.length);
+                        System.arraycopy(keys, 0, all, n, keys.length);
+                    }
+                }
+                Arrays.sort(all);
+                return all;
+            }
+            int[] every = new int[index.series().size()];
+            Arrays.setAll(every, k -> k);
+            return every;
+        }
+
+        private static Map<String, int[]> keysByValue(SeriesIndex index, int position) {
+            Map<String, List<Integer>> lists = new java.util.HashMap<>();
+            List<SeriesIndex.Key> keys = index.series();
+            for (int k = 0; k < keys.size(); k++) {
+                String v = keys.get(k).tagValues().get(position);
+                if (v != null) {
+                    lists.computeIfAbsent(v, x -> new ArrayList<>()).add(k);
+                }
+            }
+            Map<String, int[]> out = new java.util.HashMap<>();
+            lists.forEach((v, l) -> out.put(v, l.stream().mapToInt(Integer::intValue).toArray()));
+            return out;
         }
     }
 
@@ -413,7 +462,8 @@ public final class CsxSegmentStore implements SegmentStore {
             position[i] = index.tagNames().indexOf(tags.get(i).key());
         }
         int g = 0;
-        for (SeriesIndex.Key key : index.series()) { // stored order: first rows ascend
+        for (int k : h.candidates(index, tags, position)) { // stored order: first rows ascend
+            SeriesIndex.Key key = index.series().get(k);
             // no pruning by the key's minTime/maxTime: they once excluded a series with a row in
             // range (README, open questions for segments); row groups are time-pruned anyway
             boolean pass = true;
