@@ -2,6 +2,7 @@ package io.chronix.api.sql;
 
 import io.chronix.engine.read.ScanHelpers;
 import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.TagRuns;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -201,15 +202,15 @@ public final class EngineAggregation {
     private final class Batch {
         private final Runs runs = new Runs();
         private final Scratch scratch = new Scratch();
-        private final TagColumn[] tags = new TagColumn[tagColumns.length];
-        /** Per row of the batch, whether its tags differ from the row before's ({@link TagColumn#markChanges}). */
+        private final TagRuns[] tags = new TagRuns[tagColumns.length];
+        /** Per row of the batch, whether its tags differ from the row before's ({@link TagRuns#markChanges}). */
         private boolean[] changed = new boolean[0];
         private final long bucketWidth;
         private final long bucketOrigin;
 
         Batch() {
             for (int k = 0; k < tags.length; k++) {
-                tags[k] = new TagColumn();
+                tags[k] = new TagRuns();
             }
             AggregateShape.Bucket b = bucketOutput >= 0 ? (AggregateShape.Bucket) shape.outputs().get(bucketOutput) : null;
             bucketWidth = b == null ? 0 : b.width();
@@ -236,7 +237,7 @@ public final class EngineAggregation {
                 if (changed.length < rows) {
                     changed = new boolean[rows];
                 }
-                TagColumn.markChanges(tags, rows, changed);
+                TagRuns.markChanges(tags, rows, changed);
             }
             if (!assignGroups(scratch.times(time, rows), tags, changed, rows, bucketWidth, bucketOrigin, runs)) {
                 return false;
@@ -277,7 +278,7 @@ public final class EngineAggregation {
      * the time range; false if a bucket overflows. A scan hands rows over series by series, so a
      * run is usually a series' rows in one bucket, and the group is looked up once per run.
      */
-    private boolean assignGroups(long[] times, TagColumn[] tags, boolean[] changed, int rows, long width, long origin, Runs runs) {
+    private boolean assignGroups(long[] times, TagRuns[] tags, boolean[] changed, int rows, long width, long origin, Runs runs) {
         long from = shape.from();
         long to = shape.to();
         boolean grouped = shape.grouped();
@@ -337,7 +338,7 @@ public final class EngineAggregation {
         return start > t ? Long.MIN_VALUE : start;
     }
 
-    private int comboOf(TagColumn[] tags, int i) {
+    private int comboOf(TagRuns[] tags, int i) {
         byte[][] values = new byte[tags.length][];
         for (int k = 0; k < tags.length; k++) {
             values[k] = tags[k].value(i);
@@ -493,94 +494,6 @@ public final class EngineAggregation {
         };
     }
 
-    /** A batch's tag column copied into Java arrays: offsets, bytes and NULLs. */
-    static final class TagColumn {
-        private int[] offsets = new int[0];
-        private byte[] bytes = new byte[0];
-        private boolean[] nulls = new boolean[0];
-        private boolean anyNull;
-
-        void load(VarCharVector v, int rows) {
-            if (offsets.length < rows + 1) {
-                offsets = new int[rows + 1];
-            }
-            v.getOffsetBuffer().nioBuffer(0, (rows + 1) * Integer.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer()
-                    .get(offsets, 0, rows + 1);
-            int length = offsets[rows] - offsets[0];
-            if (bytes.length < offsets[rows]) {
-                bytes = new byte[Math.max(offsets[rows], bytes.length * 2)];
-            }
-            v.getDataBuffer().getBytes(offsets[0], bytes, offsets[0], length);
-            anyNull = v.getNullCount() > 0;
-            if (anyNull) {
-                nulls = nullsOf(v, rows, nulls);
-            }
-        }
-
-        byte[] value(int i) {
-            return anyNull && nulls[i] ? null : Arrays.copyOfRange(bytes, offsets[i], offsets[i + 1]);
-        }
-
-        /**
-         * Marks in {@code changed[i]} whether row {@code i}'s tags differ from row {@code i - 1}'s
-         * (row 0 always). Rows come series by series, so a value repeats over a run of rows. A run
-         * of values of one length is one value repeated exactly when its bytes equal themselves
-         * shifted by that length: one vectorised comparison per run, not one call per row (a
-         * quarter of a grouped day's samples, compared row by row).
-         */
-        static void markChanges(TagColumn[] tags, int rows, boolean[] changed) {
-            Arrays.fill(changed, 0, rows, false);
-            if (rows > 0) {
-                changed[0] = true;
-            }
-            for (TagColumn c : tags) {
-                c.markChanges(rows, changed);
-            }
-        }
-
-        private void markChanges(int rows, boolean[] changed) {
-            int[] o = offsets;
-            if (anyNull) {
-                for (int i = 1; i < rows; i++) {
-                    if (nulls[i] || nulls[i - 1] ? nulls[i] != nulls[i - 1] : !Arrays.equals(bytes, o[i - 1], o[i], bytes, o[i], o[i + 1])) {
-                        changed[i] = true;
-                    }
-                }
-                return;
-            }
-            int i = 1; // rows before i are marked
-            while (i < rows) {
-                int length = o[i] - o[i - 1];
-                int j = i;
-                while (j < rows && o[j + 1] - o[j] == length) {
-                    j++;
-                }
-                if (j == i) { // row i's length is not row i - 1's
-                    changed[i] = true;
-                    i++;
-                    continue;
-                }
-                // rows i - 1 … j - 1 have one length: each equals the one before iff the bytes do, shifted by it
-                int m = length == 0 ? -1 : Arrays.mismatch(bytes, o[i - 1], o[j - 1], bytes, o[i], o[j]);
-                if (m < 0) {
-                    i = j;
-                    continue;
-                }
-                int differs = i + m / length; // the row holding the first byte unlike the one a length before
-                changed[differs] = true;
-                i = differs + 1;
-            }
-        }
-    }
-
-    /** Which of the vector's first {@code rows} values are NULL, in {@code into} if it is large enough. */
-    private static boolean[] nullsOf(FieldVector v, int rows, boolean[] into) {
-        boolean[] to = into.length < rows ? new boolean[rows] : into;
-        for (int i = 0; i < rows; i++) {
-            to[i] = v.isNull(i);
-        }
-        return to;
-    }
 
     /** A batch's rows as runs {@code [start, end)} of one group each, in row order. */
     private static final class Runs {
@@ -646,7 +559,7 @@ public final class EngineAggregation {
         }
 
         boolean[] nulls(FieldVector v, int rows) {
-            nulls = nullsOf(v, rows, nulls);
+            nulls = TagRuns.nullsOf(v, rows, nulls);
             return nulls;
         }
     }

@@ -33,66 +33,6 @@ class EngineAggregationTest {
     private static final String[] WIDTHS = {"3 microseconds", "250 milliseconds", "1 second", "7 seconds", "1 minute",
             "10 MINUTES", "1 hour", "90 minutes", " 2 hours "};
 
-    /**
-     * Where a batch's tag combination changes, found run by run ({@link EngineAggregation.TagColumn#markChanges}),
-     * is where a row-by-row comparison finds it: runs of one value, values of one length that
-     * differ ({@code host_1}, {@code host_2}) or are one another shifted ({@code ab}, {@code ba}),
-     * empty strings, NULLs, one or two columns.
-     */
-    @Test
-    void tagChangesFoundRunByRunAreThoseOfARowByRowComparison() {
-        long seed = Long.getLong("chronix.test.seed", System.nanoTime());
-        Random r = new Random(seed);
-        String[] pool = {"", "a", "b", "ab", "ba", "aa", "host_1", "host_2", "host_10", "t\u00e9", null};
-        try (org.apache.arrow.memory.BufferAllocator a = new org.apache.arrow.memory.RootAllocator()) {
-            for (int round = 0; round < 300; round++) {
-                int columns = 1 + r.nextInt(2);
-                boolean nulls = r.nextBoolean();
-                String[][] values = new String[columns][];
-                int rows = r.nextInt(400);
-                for (int c = 0; c < columns; c++) {
-                    values[c] = new String[rows];
-                    for (int i = 0; i < rows; ) {
-                        String v = pool[r.nextInt(nulls ? pool.length : pool.length - 1)];
-                        for (int n = 1 + r.nextInt(r.nextBoolean() ? 3 : 60); n > 0 && i < rows; n--) {
-                            values[c][i++] = v;
-                        }
-                    }
-                }
-                EngineAggregation.TagColumn[] tags = new EngineAggregation.TagColumn[columns];
-                List<org.apache.arrow.vector.VarCharVector> vectors = new ArrayList<>();
-                try {
-                    for (int c = 0; c < columns; c++) {
-                        org.apache.arrow.vector.VarCharVector v = new org.apache.arrow.vector.VarCharVector("t" + c, a);
-                        vectors.add(v);
-                        for (int i = 0; i < rows; i++) {
-                            if (values[c][i] == null) {
-                                v.setNull(i);
-                            } else {
-                                v.setSafe(i, values[c][i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                            }
-                        }
-                        v.setValueCount(rows);
-                        tags[c] = new EngineAggregation.TagColumn();
-                        tags[c].load(v, rows);
-                    }
-                    boolean[] changed = new boolean[rows + r.nextInt(3)];
-                    java.util.Arrays.fill(changed, true); // left over from a larger batch before
-                    EngineAggregation.TagColumn.markChanges(tags, rows, changed);
-                    for (int i = 0; i < rows; i++) {
-                        boolean expected = i == 0;
-                        for (int c = 0; c < columns; c++) {
-                            expected |= i > 0 && !java.util.Objects.equals(values[c][i], values[c][i - 1]);
-                        }
-                        assertThat(changed[i]).as("seed %d, round %d, row %d", seed, round, i).isEqualTo(expected);
-                    }
-                } finally {
-                    vectors.forEach(org.apache.arrow.vector.VarCharVector::close);
-                }
-            }
-        }
-    }
-
     @Test
     void answersAsDuckDbDoesOverTheSameScan() {
         long seed = Long.getLong("chronix.test.seed", System.nanoTime());
