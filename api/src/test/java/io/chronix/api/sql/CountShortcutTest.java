@@ -37,10 +37,7 @@ class CountShortcutTest {
                 f.write(b -> {
                     for (int p = 0; p < points; p++) {
                         b.beginPoint("cpu", T0 + r.nextInt(4 * 3600) * SECOND + r.nextInt(3)); // four hourly shards, overwrites
-                        String host = SqlModelTest.HOSTS[r.nextInt(SqlModelTest.HOSTS.length)];
-                        if (host != null) {
-                            b.tag("host", host);
-                        }
+                        SqlModelTest.randomTags(r, b, false);
                         b.floatField("usage", r.nextInt(100)).endPoint();
                     }
                 });

@@ -48,13 +48,7 @@ class EngineAggregationTest {
                 f.write(b -> {
                     for (int p = 0; p < points; p++) {
                         b.beginPoint("cpu", T0 + r.nextInt(4 * 3600) * SECOND + r.nextInt(3)); // four hourly shards, overwrites
-                        String host = SqlModelTest.HOSTS[r.nextInt(SqlModelTest.HOSTS.length)];
-                        if (host != null) {
-                            b.tag("host", host);
-                        }
-                        if (r.nextInt(3) > 0) {
-                            b.tag("dc", r.nextBoolean() ? "x" : "y");
-                        }
+                        SqlModelTest.randomTags(r, b, true);
                         boolean any = false;
                         if (r.nextInt(4) > 0) {
                             b.floatField("usage", floatValue(r));

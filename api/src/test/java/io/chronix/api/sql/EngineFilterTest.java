@@ -56,13 +56,7 @@ class EngineFilterTest {
                             continue; // mostly new instants; some overwrite
                         }
                         b.beginPoint("cpu", t);
-                        String host = SqlModelTest.HOSTS[r.nextInt(SqlModelTest.HOSTS.length)];
-                        if (host != null) {
-                            b.tag("host", host);
-                        }
-                        if (r.nextInt(3) > 0) {
-                            b.tag("dc", r.nextBoolean() ? "x" : "y");
-                        }
+                        SqlModelTest.randomTags(r, b, true);
                         boolean usage = r.nextInt(4) > 0;
                         if (usage) {
                             b.floatField("usage", r.nextBoolean() ? FLOATS[r.nextInt(FLOATS.length)] : r.nextInt(200) - 50);

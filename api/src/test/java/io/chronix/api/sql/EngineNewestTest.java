@@ -58,13 +58,7 @@ class EngineNewestTest {
                             t = T0 + (long) r.nextInt(4 * 3600) * SECOND + r.nextInt(1000);
                         } while (!used.add(t));
                         b.beginPoint("cpu", t);
-                        String host = SqlModelTest.HOSTS[r.nextInt(SqlModelTest.HOSTS.length)];
-                        if (host != null) {
-                            b.tag("host", host);
-                        }
-                        if (r.nextInt(3) > 0) {
-                            b.tag("dc", r.nextBoolean() ? "x" : "y");
-                        }
+                        SqlModelTest.randomTags(r, b, true);
                         if (r.nextBoolean()) {
                             b.floatField("usage", r.nextInt(100));
                         }

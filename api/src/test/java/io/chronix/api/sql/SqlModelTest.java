@@ -1,5 +1,6 @@
 package io.chronix.api.sql;
 
+import io.chronix.engine.model.PointBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,20 @@ class SqlModelTest {
     }
 
     static final String[] HOSTS = {"a", "b", "c", null};
+
+    /**
+     * Tags a random point of the differential tests: {@code host} one of {@link #HOSTS} (absent for
+     * null), and with {@code dc} also {@code dc} {@code x} or {@code y} two times in three.
+     */
+    static void randomTags(Random r, PointBatch.Builder b, boolean dc) {
+        String host = HOSTS[r.nextInt(HOSTS.length)];
+        if (host != null) {
+            b.tag("host", host);
+        }
+        if (dc && r.nextInt(3) > 0) {
+            b.tag("dc", r.nextBoolean() ? "x" : "y");
+        }
+    }
 
     /**
      * Adds at most one random tag predicate of the kinds the scan applies exactly: {@code host =},
