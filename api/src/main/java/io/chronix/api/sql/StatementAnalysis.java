@@ -604,9 +604,7 @@ public final class StatementAnalysis {
         if (read == null || !newestPerSeries(select, read.measurement(), read.from())) {
             return null;
         }
-        MeasurementSchema schema = read.schema();
-        String qualifier = read.qualifier();
-        List<SelectedColumn> outputs = selectedColumns(select, qualifier, schema);
+        List<SelectedColumn> outputs = selectedColumns(select, read.qualifier(), read.schema());
         if (outputs == null) {
             return null;
         }
@@ -641,10 +639,10 @@ public final class StatementAnalysis {
             if (order == null) {
                 return null;
             }
-            keys.add(new NewestShape.Key(column(o.path("expression"), qualifier, schema).orElseThrow().name(),
+            keys.add(new NewestShape.Key(column(o.path("expression"), read.qualifier(), read.schema()).orElseThrow().name(),
                     order.descending(), order.nullsFirst()));
         }
-        long[] range = exactWhere(select, qualifier, schema);
+        long[] range = exactWhere(select, read.qualifier(), read.schema());
         // an upper bound could make an older row the one kept (newestPerSeries refuses it as well)
         return range == null || range[1] != Long.MAX_VALUE ? null : new NewestShape(read.measurement(), range[0], outputs, keys, limit, offset);
     }
@@ -661,9 +659,7 @@ public final class StatementAnalysis {
         if (read == null || !ungrouped(select)) {
             return null;
         }
-        MeasurementSchema schema = read.schema();
-        String qualifier = read.qualifier();
-        List<SelectedColumn> outputs = selectedColumns(select, qualifier, schema);
+        List<SelectedColumn> outputs = selectedColumns(select, read.qualifier(), read.schema());
         if (outputs == null) {
             return null;
         }
@@ -678,7 +674,7 @@ public final class StatementAnalysis {
             offset = lk[1];
         }
         List<FilterShape.FieldTest> fields = new ArrayList<>();
-        long[] range = exactWhere(select, qualifier, schema, fields);
+        long[] range = exactWhere(select, read.qualifier(), read.schema(), fields);
         return range == null ? null : new FilterShape(read.measurement(), range[0], range[1], outputs, fields, limit, offset);
     }
 
