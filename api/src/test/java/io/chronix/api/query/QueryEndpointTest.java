@@ -57,6 +57,7 @@ class QueryEndpointTest {
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Autowired MockMvc mvc;
+    @Autowired io.micrometer.core.instrument.MeterRegistry meters;
     @Autowired QueryWebFixture.Engines engines;
     @Autowired BufferAllocator queryAllocator;
     @MockitoBean TenancyDirectory directory;
@@ -270,6 +271,49 @@ class QueryEndpointTest {
                 .andExpect(header().string("Retry-After", "1"))
                 .andExpect(jsonPath("$.errorId").value("too-many-queries"))
                 .andExpect(jsonPath("$.limit").value("maxConcurrentQueries"));
+    }
+
+    /**
+     * Per namespace: queries by outcome (a latency timer), rows and bytes scanned,
+     * timeouts and rejections.
+     */
+    @Test
+    void queriesAreCountedPerNamespaceByOutcome() throws Exception {
+        java.util.function.Function<String, Double> requests = outcome -> {
+            var t = meters.find("chronix.query.requests").tags("namespace", "1", "outcome", outcome).timer();
+            return t == null ? 0.0 : t.count();
+        };
+        java.util.function.Function<String, Double> counter = name -> {
+            var c = meters.find(name).tags("namespace", "1").counter();
+            return c == null ? 0.0 : c.count();
+        };
+        double ok = requests.apply("ok");
+        double invalid = requests.apply("invalid");
+        double timeout = requests.apply("timeout");
+        double rows = counter.apply("chronix.query.rows.scanned");
+        double bytes = counter.apply("chronix.query.bytes.scanned");
+        double timeouts = counter.apply("chronix.query.timeouts");
+        double rejections = counter.apply("chronix.query.rejections");
+
+        long scanned = Long.parseLong(query("SELECT * FROM cpu", "application/json").andExpect(status().isOk()).andReturn()
+                .getResponse().getHeader(QueryController.SCAN_ROWS_HEADER));
+        query("SELEC 1", "application/json").andExpect(status().isBadRequest());
+        when(directory.quotas(eq(TENANT))).thenReturn(quotas(Duration.ofMillis(200), 8));
+        query("SELECT count(*) FROM range(100000000000) a, range(10) b WHERE a.range * b.range = -1", "application/json")
+                .andExpect(status().isRequestTimeout());
+        when(directory.quotas(eq(TENANT))).thenReturn(quotas(Duration.ofSeconds(30), 0));
+        query("SELECT 1", "application/json").andExpect(status().isTooManyRequests());
+
+        assertThat(requests.apply("ok")).isEqualTo(ok + 1);
+        assertThat(requests.apply("invalid")).isEqualTo(invalid + 1);
+        assertThat(requests.apply("timeout")).isEqualTo(timeout + 1);
+        assertThat(scanned).isPositive();
+        assertThat(counter.apply("chronix.query.rows.scanned")).isEqualTo(rows + scanned);
+        assertThat(counter.apply("chronix.query.bytes.scanned")).isGreaterThan(bytes);
+        assertThat(counter.apply("chronix.query.timeouts")).isEqualTo(timeouts + 1);
+        assertThat(counter.apply("chronix.query.rejections")).isEqualTo(rejections + 1);
+        assertThat(meters.find("chronix.query.requests").tags("namespace", "1", "outcome", "ok").timer()
+                .totalTime(java.util.concurrent.TimeUnit.NANOSECONDS)).as("latency recorded").isPositive();
     }
 
     @Test

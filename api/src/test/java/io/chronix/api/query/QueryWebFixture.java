@@ -96,6 +96,12 @@ class QueryWebFixture {
         }
     }
 
+    /** Where the query service records its metrics, for the tests to read. */
+    @Bean
+    io.micrometer.core.instrument.MeterRegistry queryMeters() {
+        return new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    }
+
     @Bean(destroyMethod = "close")
     Engines engines() {
         return new Engines();
