@@ -54,7 +54,9 @@ import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.RowMerger;
 import io.chronix.engine.read.ScanHelpers;
 import io.chronix.engine.read.ScanRequest;
+import io.chronix.engine.read.RowCount;
 import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.ScanStatistics;
 import io.chronix.engine.read.SegmentPassThrough;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.rollup.MaterialiseReport;
@@ -677,6 +679,14 @@ public final class Chronix implements AutoCloseable {
      * With tag predicates every segment is scanned (its series table could answer; not done yet).
      */
     public long countRows(ScanRequest request, BufferAllocator allocator) {
+        return count(request, allocator).rows();
+    }
+
+    /**
+     * {@link #countRows}, with what counting read: a segment whose count came from the catalog
+     * counts as not read ({@link ScanStatistics}).
+     */
+    public RowCount count(ScanRequest request, BufferAllocator allocator) {
         ensureOpen();
         long from = request.from();
         long to = request.to();
@@ -686,7 +696,7 @@ public final class Chronix implements AutoCloseable {
         ScanResult view = rollups.scanView(timeOnly, allocator, false);
         if (view != null) {
             try (view) {
-                return view.rowCount();
+                return new RowCount(view.rowCount(), view.statistics());
             }
         }
         long[] counted = {0};
@@ -713,7 +723,7 @@ public final class Chronix implements AutoCloseable {
             }
         };
         try (ScanResult r = scan(timeOnly, allocator, true, planner, true)) {
-            return counted[0] + r.rowCount();
+            return new RowCount(counted[0] + r.rowCount(), r.statistics());
         }
     }
 
@@ -749,6 +759,8 @@ public final class Chronix implements AutoCloseable {
         List<Column> output = outputColumns(ms, request);
         List<Column> wantedFields = output.stream().filter(c -> c.kind() == Column.Kind.FIELD).toList();
         RowMerger merger = new RowMerger(ms, wantedFields, request.tags());
+        ScanStatistics.Counter stats = new ScanStatistics.Counter();
+        countStored(request.measurement(), stats);
         long from = request.from();
         long to = request.to();
 
@@ -808,13 +820,22 @@ public final class Chronix implements AutoCloseable {
                 }
             }
             RowMask mask = tombstones.touches(e) ? tombstones.maskFor(e, merger.tagKeys()) : RowMask.NONE;
+            Consumer<VectorSchemaRoot> coldSink = root -> {
+                stats.coldBatchRead(root.getRowCount());
+                merger.addArrow(root, from, to, mask);
+            };
             if (takeCold) {
-                readCold(archived.get(a - 1), present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to, mask));
+                stats.segmentOpened(0);
+                readCold(archived.get(a - 1), present, from, to, request.tags(), allocator, coldSink);
                 continue;
             }
             try {
-                store.read(SegmentFile.parse(e.file()), present, from, to, request.tags(), allocator,
-                        root -> merger.addArrow(root, from, to, mask));
+                SegmentFile file = SegmentFile.parse(e.file());
+                stats.segmentOpened(store.rowGroupCount(file));
+                store.read(file, present, from, to, request.tags(), allocator, root -> {
+                    stats.rowGroupRead(root.getRowCount());
+                    merger.addArrow(root, from, to, mask);
+                });
             } catch (RuntimeException ex) {
                 // archived (and its files deleted) between our snapshot and the read: read the archived
                 // copy; rows of it the hot read already added are identical and fold into one
@@ -822,7 +843,7 @@ public final class Chronix implements AutoCloseable {
                 if (moved == null) {
                     throw ex;
                 }
-                readCold(moved, present, from, to, request.tags(), allocator, root -> merger.addArrow(root, from, to, mask));
+                readCold(moved, present, from, to, request.tags(), allocator, coldSink);
             }
         }
         int fieldCount = schema.fieldCount(request.measurement());
@@ -831,6 +852,7 @@ public final class Chronix implements AutoCloseable {
             ordinalToField[o] = merger.fieldIndex(schema.fieldByOrdinal(request.measurement(), o).name());
         }
         SeriesRef[] candidates = series.seriesOf(request.measurement());
+        int fromSegments = merger.collected();
         for (List<Memtable> tier : List.of(frozens, actives)) {
             for (Memtable m : tier) {
                 if (m.isEmpty() || m.maxTime() < from || m.minTime() > to) {
@@ -843,7 +865,8 @@ public final class Chronix implements AutoCloseable {
                 }
             }
         }
-        List<VectorSchemaRoot> batches = readSettled(settled, output, request, allocator, helpers);
+        stats.memtableRows(merger.collected() - fromSegments);
+        List<VectorSchemaRoot> batches = readSettled(settled, output, request, allocator, helpers, stats);
         try {
             if (merger.collected() > 0 || settled.isEmpty()) {
                 batches.addAll(merger.finish(output, allocator, SCAN_BATCH_ROWS));
@@ -852,7 +875,21 @@ public final class Chronix implements AutoCloseable {
             batches.forEach(VectorSchemaRoot::close);
             throw e;
         }
-        return new ScanResult(MeasurementSchema.toArrow(output), batches, settled.size());
+        return new ScanResult(MeasurementSchema.toArrow(output), batches, settled.size(), stats.snapshot());
+    }
+
+    /** Counts into {@code stats} what the segments of {@code measurement}, hot and archived, hold as the catalog counts it. */
+    private void countStored(String measurement, ScanStatistics.Counter stats) {
+        List<SegmentEntry> hot = metadata.segments(measurement);
+        long rows = 0;
+        for (SegmentEntry e : hot) {
+            rows += e.rowCount();
+        }
+        List<ArchivedSegment> archivedAll = cold.candidates(measurement, Long.MIN_VALUE, Long.MAX_VALUE, List.of());
+        for (ArchivedSegment a : archivedAll) {
+            rows += a.segment().rowCount();
+        }
+        stats.stored(hot.size() + archivedAll.size(), rows);
     }
 
     /**
@@ -861,7 +898,7 @@ public final class Chronix implements AutoCloseable {
      * with its own pass-through); every batch read is closed again if any read fails.
      */
     private List<VectorSchemaRoot> readSettled(List<SegmentEntry> settled, List<Column> output, ScanRequest request,
-            BufferAllocator allocator, ScanHelpers helpers) {
+            BufferAllocator allocator, ScanHelpers helpers, ScanStatistics.Counter stats) {
         int n = settled.size();
         List<String> projection = SegmentPassThrough.projection(output, request.tags());
         // each slot is written by one worker; ScanHelpers.run returns only after every worker finished
@@ -879,8 +916,12 @@ public final class Chronix implements AutoCloseable {
                         }
                     }
                     // nothing can overwrite a settled segment's rows, so the field predicates may drop some
-                    store.read(SegmentFile.parse(e.file()), present, request.from(), request.to(), request.tags(), request.fields(),
-                            allocator, pass::add);
+                    SegmentFile file = SegmentFile.parse(e.file());
+                    stats.segmentOpened(store.rowGroupCount(file));
+                    store.read(file, present, request.from(), request.to(), request.tags(), request.fields(), allocator, root -> {
+                        stats.rowGroupRead(root.getRowCount());
+                        pass.add(root);
+                    });
                     bySegment.set(i, pass.takeBatches());
                 }
             } catch (Throwable t) {
@@ -1052,7 +1093,8 @@ public final class Chronix implements AutoCloseable {
         }
         MeasurementSchema ms = found.get();
         List<LastPointReader.Latest> rows = new ArrayList<>();
-        for (LastPointReader.Latest p : latest(ms, request.tags(), allocator)) {
+        ScanStatistics.Counter stats = new ScanStatistics.Counter();
+        for (LastPointReader.Latest p : latest(ms, request.tags(), allocator, stats)) {
             if (p.point().timestamp() >= request.from() && p.point().timestamp() <= request.to()) {
                 rows.add(p);
             }
@@ -1072,7 +1114,7 @@ public final class Chronix implements AutoCloseable {
                 return 0;
             });
         }
-        return LatestBatch.of(ms, outputColumns(ms, request), rows, schema, allocator);
+        return LatestBatch.of(ms, outputColumns(ms, request), rows, schema, allocator, stats.snapshot());
     }
 
     /**
@@ -1087,26 +1129,30 @@ public final class Chronix implements AutoCloseable {
             return List.of();
         }
         List<SeriesLastPoint> out = new ArrayList<>();
-        for (LastPointReader.Latest p : latest(found.get(), predicates, allocator)) {
+        for (LastPointReader.Latest p : latest(found.get(), predicates, allocator, new ScanStatistics.Counter())) {
             out.add(lastPoints.asSeriesLastPoint(found.get(), p));
         }
         return out;
     }
 
-    /** {@link #lastValues} in the cache's own form. */
-    private List<LastPointReader.Latest> latest(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
+    /** {@link #lastValues} in the cache's own form; {@code stats} counts what finding them read. */
+    private List<LastPointReader.Latest> latest(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator,
+            ScanStatistics.Counter stats) {
         if (!cold.candidates(ms.measurement(), Long.MIN_VALUE, Long.MAX_VALUE, predicates).isEmpty()) {
             // archived rows: series only there are not in the registry, and reverse segment scans
             // read the hot tier only, so take the newest rows from a scan of both tiers instead
-            return newestByScan(ms, predicates, allocator);
+            return newestByScan(ms, predicates, allocator, stats);
         }
-        return lastPoints.ofAll(series.seriesInOrder(ms.measurement()), ms, predicates, allocator);
+        countStored(ms.measurement(), stats);
+        return lastPoints.ofAll(series.seriesInOrder(ms.measurement()), ms, predicates, allocator, stats);
     }
 
     /** Each matching series' newest point from an ordered scan (series by series, time ascending). */
-    private List<LastPointReader.Latest> newestByScan(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
+    private List<LastPointReader.Latest> newestByScan(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator,
+            ScanStatistics.Counter stats) {
         List<LastPointReader.Latest> out = new ArrayList<>();
         try (ScanResult r = scan(new ScanRequest(ms.measurement(), List.of(), Long.MIN_VALUE, Long.MAX_VALUE, predicates), allocator)) {
+            stats.add(r.statistics());
             List<VectorSchemaRoot> batches = r.batches();
             for (int b = 0; b < batches.size(); b++) {
                 VectorSchemaRoot root = batches.get(b);

@@ -1,5 +1,6 @@
 package io.chronix.engine;
 
+import io.chronix.engine.read.ScanStatistics;
 import io.chronix.engine.cache.MetadataCache;
 import io.chronix.engine.catalog.SegmentEntry;
 import io.chronix.engine.catalog.SegmentStore;
@@ -74,15 +75,22 @@ final class LastPointReader {
     }
 
     Optional<LastPoint> of(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator) {
-        return Optional.ofNullable(snapshotOf(ref, ms, allocator)).map(s -> toPoint(ref.measurement(), s));
+        return Optional.ofNullable(snapshotOf(ref, ms, allocator, new ScanStatistics.Counter())).map(s -> toPoint(ref.measurement(), s));
     }
 
-    /** The newest point of {@code ref} in the cache's own form, or {@code null} if the series has none. */
-    private LastValue.Snapshot snapshotOf(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator) {
+    /**
+     * The newest point of {@code ref} in the cache's own form, or {@code null} if the series has
+     * none; {@code stats} counts a row from the cache as one row read, and each segment a reverse
+     * scan asks as one segment and one row group read, one row taken.
+     */
+    private LastValue.Snapshot snapshotOf(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator, ScanStatistics.Counter stats) {
         LastValue lv = ref.lastValue();
         LastValue.State state = lv.state();
         if (state.complete()) {
             hits.incrementAndGet();
+            if (state.snapshot() != null) {
+                stats.cachedRow();
+            }
             return state.snapshot();
         }
         misses.incrementAndGet();
@@ -111,8 +119,11 @@ final class LastPointReader {
                     fields.add(c.name());
                 }
             }
+            SegmentFile file = SegmentFile.parse(e.file());
+            stats.segmentOpened(store.rowGroupCount(file));
+            stats.rowGroupRead(1);
             Optional<LastPoint> row = masked.test(e) ? maskedRows.newest(e, fields, exact, allocator)
-                    : store.newestRow(SegmentFile.parse(e.file()), fields, exact, allocator);
+                    : store.newestRow(file, fields, exact, allocator);
             if (row.isPresent()) {
                 found[i] = row.get();
                 best = Math.max(best, row.get().timestamp());
@@ -182,14 +193,15 @@ final class LastPointReader {
      * Every live series of {@code inOrder} (a measurement's series in canonical order) passing
      * {@code predicates} that has a point, in that order, with its newest point.
      */
-    List<Latest> ofAll(SeriesRef[] inOrder, MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator) {
+    List<Latest> ofAll(SeriesRef[] inOrder, MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator,
+            ScanStatistics.Counter stats) {
         List<Column> tagColumns = ms.tags();
         List<Latest> out = new ArrayList<>(inOrder.length);
         for (SeriesRef ref : inOrder) {
             if (!ref.isLive() || !TagPredicate.allHold(predicates, ref)) {
                 continue;
             }
-            LastValue.Snapshot p = snapshotOf(ref, ms, allocator);
+            LastValue.Snapshot p = snapshotOf(ref, ms, allocator, stats);
             if (p != null) {
                 String[] tags = new String[tagColumns.size()];
                 for (int t = 0; t < tags.length; t++) {

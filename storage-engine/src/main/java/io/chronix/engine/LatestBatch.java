@@ -34,9 +34,13 @@ final class LatestBatch {
     private LatestBatch() {
     }
 
-    /** {@code rows} as a batch of {@code output} (columns of {@code ms}, canonical order). */
+    /**
+     * {@code rows} as a batch of {@code output} (columns of {@code ms}, canonical order).
+     *
+     * @param statistics what finding the rows read
+     */
     static ScanResult of(MeasurementSchema ms, List<Column> output, List<LastPointReader.Latest> rows, SchemaRegistry schema,
-            BufferAllocator allocator) {
+            BufferAllocator allocator, io.chronix.engine.read.ScanStatistics statistics) {
         Schema arrow = MeasurementSchema.toArrow(output);
         List<Column> tagColumns = ms.tags();
         int n = rows.size();
@@ -57,7 +61,7 @@ final class LatestBatch {
             root.close();
             throw e;
         }
-        return new ScanResult(arrow, List.of(root));
+        return new ScanResult(arrow, List.of(root), 0, statistics);
     }
 
     private static void writeTimes(BaseFixedWidthVector v, List<LastPointReader.Latest> rows) {

@@ -50,6 +50,11 @@ class FailedFlushTest {
         }
 
         @Override
+        public int rowGroupCount(SegmentFile file) {
+            return inner.rowGroupCount(file);
+        }
+
+        @Override
         public long write(SegmentFile file, SegmentColumns columns, long maxWalSequence) {
             if (failing.get()) {
                 failures.incrementAndGet();

@@ -102,6 +102,11 @@ class ScanUnorderedTest {
         }
 
         @Override
+        public int rowGroupCount(io.chronix.engine.segment.SegmentFile file) {
+            return inner.rowGroupCount(file);
+        }
+
+        @Override
         public void close() {
             inner.close();
         }

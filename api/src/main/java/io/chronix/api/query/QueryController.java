@@ -76,7 +76,8 @@ class QueryController {
             application/vnd.apache.arrow.stream (Arrow IPC stream). In JSON and CSV a BLOB is base64, a TIME the time of day, \
             a LIST/STRUCT/MAP its JSON text; an ENUM holds its values (VARCHAR) in every format. \
             A time-bucket width of zero or less is refused. Results stream. Header X-Chronix-Scan says, per \
-            measurement, what the engine scan read after pruning by time range, tags, numeric field ranges and columns; X-Chronix-Scan-Rows the total rows; \
+            measurement, what the engine scan read after pruning by time range, tags, numeric field ranges and columns, \
+            and its segments, row groups and rows read against what the measurement holds; X-Chronix-Scan-Rows the total rows; \
             X-Chronix-Answered-By who computed the answer: `duckdb`, or the engine itself, as DuckDB would, for a bare count \
             (`engine-count`), a bucketed aggregate (`engine-aggregate`), each tag value's newest row (`engine-newest`) or a \
             plain filter of time, tags and fields against numbers (`engine-filter`). \
@@ -140,9 +141,10 @@ class QueryController {
     }
 
     /**
-     * {@code cpu;rows=360;batches=1;bytes=12345;from=2026-…Z;to=2026-…Z;tags=1;columns=3, mem;…}:
-     * per measurement what its one scan read and which pruning it was given (time range, number of
-     * tag predicates, projected columns; {@code all} for none).
+     * {@code cpu;rows=360;batches=1;bytes=12345;from=2026-…Z;to=2026-…Z;tags=1;columns=3;…;segments=1/24;rowGroups=2/60;rowsRead=80/3456000, mem;…}:
+     * per measurement what its one scan answered and which pruning it was given (time range, number of
+     * tag predicates, projected columns; {@code all} for none), then what it read against what the
+     * measurement holds ({@link io.chronix.engine.read.ScanStatistics}).
      */
     static String scanHeader(List<SqlQuery.TableScan> scans) {
         StringBuilder sb = new StringBuilder();
@@ -159,6 +161,10 @@ class QueryController {
                     .append(";fields=").append(p.fields().size())
                     .append(";columns=").append(p.columns().isEmpty() ? "all" : Integer.toString(p.columns().size()))
                     .append(";references=").append(s.references());
+            var st = s.statistics();
+            sb.append(";segments=").append(st.segmentsRead()).append('/').append(st.segments())
+                    .append(";rowGroups=").append(st.rowGroupsRead()).append('/').append(st.rowGroups())
+                    .append(";rowsRead=").append(st.rowsRead()).append('/').append(st.rows());
         }
         return sb.toString();
     }

@@ -43,8 +43,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Metrics (Micrometer, tag {@code namespace} = the namespace's internal id):
  * {@code chronix.query.requests} (timer, tag {@code outcome}), {@code chronix.query.rows.scanned},
  * {@code chronix.query.bytes.scanned}, {@code chronix.query.scan.rows} (rows handed to DuckDB per
- * query; a pruning ratio needs the engine to report what it skipped, see storage-engine/README.md),
- * {@code chronix.query.timeouts}, {@code chronix.query.rejections}.
+ * query), {@code chronix.query.rows.read} and {@code chronix.query.rows.held} (rows the scans read
+ * from segments and memtables, and rows their measurements hold: {@link
+ * io.chronix.engine.read.ScanStatistics}), {@code chronix.query.pruning.ratio} (per query, the share
+ * of the rows held that it did not read, 0–1), {@code chronix.query.timeouts}, {@code
+ * chronix.query.rejections}.
  */
 @Service
 public class QueryService implements AutoCloseable {
@@ -201,13 +204,24 @@ public class QueryService implements AutoCloseable {
     private void record(String nsTag, List<SqlQuery.TableScan> scans) {
         long rows = 0;
         long bytes = 0;
+        long read = 0;
+        long held = 0;
         for (SqlQuery.TableScan s : scans) {
             rows += s.rows();
             bytes += s.bytes();
+            read += s.statistics().rowsRead();
+            held += s.statistics().rows();
         }
         Counter.builder("chronix.query.rows.scanned").tag("namespace", nsTag).register(meters).increment(rows);
         Counter.builder("chronix.query.bytes.scanned").tag("namespace", nsTag).register(meters).increment(bytes);
+        Counter.builder("chronix.query.rows.read").tag("namespace", nsTag).register(meters).increment(read);
+        Counter.builder("chronix.query.rows.held").tag("namespace", nsTag).register(meters).increment(held);
         DistributionSummary.builder("chronix.query.scan.rows").tag("namespace", nsTag).register(meters).record(rows);
+        if (held > 0) {
+            // the share of the rows its measurements hold that a query did not read
+            DistributionSummary.builder("chronix.query.pruning.ratio").tag("namespace", nsTag).register(meters)
+                    .record(Math.clamp(1.0 - (double) read / held, 0.0, 1.0));
+        }
     }
 
     /** Queries running now for the tenant. */

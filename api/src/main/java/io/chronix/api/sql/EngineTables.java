@@ -46,8 +46,8 @@ public record EngineTables(Chronix engine, ScanHelpers helpers) implements SqlQu
 
     /** From segment row counts where the engine can prove them equal to a scan's, the rest scanned. */
     @Override
-    public long countRows(ScanRequest request, BufferAllocator allocator) {
-        return engine.countRows(request, allocator);
+    public io.chronix.engine.read.RowCount countRows(ScanRequest request, BufferAllocator allocator) {
+        return engine.count(request, allocator);
     }
 
     /** Each series' newest row from the engine's last-value cache (the plan is unbounded above). */

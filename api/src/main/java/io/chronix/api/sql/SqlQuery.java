@@ -1,7 +1,9 @@
 package io.chronix.api.sql;
 
 import io.chronix.engine.read.ScanRequest;
+import io.chronix.engine.read.RowCount;
 import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.read.ScanStatistics;
 import io.chronix.engine.schema.MeasurementSchema;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -75,16 +77,22 @@ public final class SqlQuery implements AutoCloseable {
             return null;
         }
 
-        /** How many rows {@link #scan} would answer; a scan and a sum answers the same, slower. */
-        default long countRows(ScanRequest request, BufferAllocator allocator) {
+        /** How many rows {@link #scan} would answer, and what counting read; a scan and a sum answers the same, slower. */
+        default RowCount countRows(ScanRequest request, BufferAllocator allocator) {
             try (ScanResult r = scan(request, allocator)) {
-                return r.rowCount();
+                return new RowCount(r.rowCount(), r.statistics());
             }
         }
     }
 
-    /** What one measurement's scan read. */
-    public record TableScan(String measurement, ScanPlan plan, int references, long rows, int batches, long bytes) {
+    /**
+     * What one measurement's scan read.
+     *
+     * @param rows       rows the scan answered
+     * @param statistics what it read of the measurement's segments, row groups and rows, against what they hold
+     */
+    public record TableScan(String measurement, ScanPlan plan, int references, long rows, int batches, long bytes,
+            ScanStatistics statistics) {
     }
 
     private static final Pattern ERROR_TYPE = Pattern.compile("^(?:[\\w.]+Exception: )?([A-Z][A-Za-z ]*? Error): ", Pattern.DOTALL);
@@ -156,10 +164,10 @@ public final class SqlQuery implements AutoCloseable {
             if (analysis.countColumn() != null) {
                 // SELECT count(*) FROM m [WHERE exact conjuncts]: the engine counts, DuckDB has nothing to do
                 Map.Entry<String, ScanPlan> only = analysis.plans().entrySet().iterator().next();
-                long rows = tables.countRows(only.getValue().toRequest(), allocator);
-                q.count = countAnswer(analysis.countColumn(), rows, allocator);
+                RowCount counted = tables.countRows(only.getValue().toRequest(), allocator);
+                q.count = countAnswer(analysis.countColumn(), counted.rows(), allocator);
                 q.results.add(q.count);
-                q.scans.add(new TableScan(only.getKey(), only.getValue(), 1, rows, 0, 0));
+                q.scans.add(new TableScan(only.getKey(), only.getValue(), 1, counted.rows(), 0, 0, counted.statistics()));
                 q.answeredBy = AnsweredBy.ENGINE_COUNT;
                 return q;
             }
@@ -189,7 +197,7 @@ public final class SqlQuery implements AutoCloseable {
                 }
                 inputRows += r.rowCount();
                 q.scans.add(new TableScan(e.getKey(), plan, analysis.references().getOrDefault(e.getKey(), 1), r.rowCount(),
-                        r.batches().size(), bytes));
+                        r.batches().size(), bytes, r.statistics()));
             }
             q.inputRows = inputRows;
             return q;

@@ -322,7 +322,53 @@ class QueryEndpointTest {
                 "application/json").andExpect(status().isOk()).andReturn().getResponse().getHeader(QueryController.SCAN_HEADER);
         assertThat(h).startsWith("cpu;rows=2;").contains(";from=2025-12-31T23:59:59.999999Z;", ";to=2026-01-01T01:00:00.000001Z;",
                 ";tags=1;", ";columns=3;");
+        // one segment of cpu's (other tests may flush more), its one row group, host a's two rows
+        // of those cpu's segments hold (the memtable's point lies outside the hour)
+        var cpu = engines.engine(1).segments().stream().filter(e -> e.measurement().equals("cpu")).toList();
+        assertThat(h).endsWith(";segments=1/" + cpu.size() + ";rowGroups=1/1;rowsRead=2/"
+                + cpu.stream().mapToLong(io.chronix.engine.catalog.SegmentEntry::rowCount).sum());
     }
+
+    /**
+     * A day of ten hosts, a point every ten seconds, in hourly shards: a one-host, one-hour query
+     * reads one segment of the 24 and 360 of the 86,400 rows, and the pruning ratio metric records
+     * the share it left. (The statement's upper bound stays inside the hour: the pushed range is
+     * one microsecond wider each way, so an hour's open end would reach into the next shard.)
+     */
+    @Test
+    void aOneHostOneHourQueryReadsOneShardOfTheDay() throws Exception {
+        when(directory.namespace(TENANT, "wide")).thenReturn(Optional.of(ns(4, "wide")));
+        Chronix wide = engines.engine(4);
+        if (wide.measurements().isEmpty()) {
+            for (int hour = 0; hour < 24; hour++) {
+                PointBatch.Builder b = PointBatch.builder();
+                for (int s = 0; s < 3600; s += 10) {
+                    for (int h = 0; h < 10; h++) {
+                        b.beginPoint("cpu", T0 + (hour * 3600L + s) * S).tag("host", "host_" + h).floatField("usage", s).endPoint();
+                    }
+                }
+                wide.write(b.build());
+            }
+            wide.flush();
+        }
+        var ratio = (java.util.function.Supplier<io.micrometer.core.instrument.DistributionSummary>)
+                () -> meters.find("chronix.query.pruning.ratio").tags("namespace", "4").summary();
+        long before = ratio.get() == null ? 0 : ratio.get().count();
+        double read = meters.find("chronix.query.rows.read").tags("namespace", "4").counter() == null ? 0
+                : meters.find("chronix.query.rows.read").tags("namespace", "4").counter().count();
+        var response = mvc.perform(post("/api/v1/namespaces/wide/query").principal(tenant("read:wide"))
+                        .contentType(MediaType.APPLICATION_JSON).accept("application/json")
+                        .content(JSON.writeValueAsString(Map.of("sql", "SELECT max(usage) FROM cpu WHERE host = 'host_3'"
+                                + " AND time >= TIMESTAMP '2026-01-01 05:00:00' AND time <= TIMESTAMP '2026-01-01 05:59:55'"))))
+                .andExpect(status().isOk()).andExpect(jsonPath("$.rows[0][0]").value(3590.0)).andReturn().getResponse();
+        assertThat(wide.segmentCount()).isEqualTo(24);
+        assertThat(response.getHeader(QueryController.SCAN_HEADER)).startsWith("cpu;rows=360;")
+                .endsWith(";segments=1/24;rowGroups=1/1;rowsRead=360/86400");
+        assertThat(ratio.get().count()).isEqualTo(before + 1);
+        assertThat(ratio.get().max()).isGreaterThanOrEqualTo(1 - 360 / 86400.0);
+        assertThat(meters.find("chronix.query.rows.read").tags("namespace", "4").counter().count()).isEqualTo(read + 360);
+    }
+
 
     @Test
     void aBucketedAggregateIsAnsweredByTheEngineAsDuckDbAnswersIt() throws Exception {

@@ -340,6 +340,16 @@ public final class CsxSegmentStore implements SegmentStore {
     }
 
     @Override
+    public int rowGroupCount(SegmentFile file) {
+        Handle h = acquire(file);
+        try {
+            return h.reader.rowGroups().size();
+        } finally {
+            release(h);
+        }
+    }
+
+    @Override
     public void read(SegmentFile file, List<String> columns, long from, long to, List<TagPredicate> tags, BufferAllocator allocator,
             Consumer<VectorSchemaRoot> sink) {
         read(file, columns, from, to, tags, List.of(), allocator, sink);

@@ -50,6 +50,12 @@ public interface SegmentStore {
     }
 
     /**
+     * How many row groups segment {@code file} holds: what a scan's statistics compare the row
+     * groups it read with ({@link io.chronix.engine.read.ScanStatistics}).
+     */
+    int rowGroupCount(SegmentFile file);
+
+    /**
      * Deletes the segment's files (the segment and any sidecar) if they exist, and drops the
      * segment's decoded blocks from the block cache.
      */

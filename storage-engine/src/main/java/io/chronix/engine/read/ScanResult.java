@@ -15,16 +15,26 @@ public final class ScanResult implements AutoCloseable {
     private final List<VectorSchemaRoot> batches;
 
     private final int settledSegments;
+    private final ScanStatistics statistics;
 
     public ScanResult(Schema schema, List<VectorSchemaRoot> batches) {
-        this(schema, batches, 0);
+        this(schema, batches, 0, ScanStatistics.NONE);
     }
 
-    /** @param settledSegments segments whose batches were handed on without the row merge */
-    public ScanResult(Schema schema, List<VectorSchemaRoot> batches, int settledSegments) {
+    /**
+     * @param settledSegments segments whose batches were handed on without the row merge
+     * @param statistics      what the scan read against what the measurement holds
+     */
+    public ScanResult(Schema schema, List<VectorSchemaRoot> batches, int settledSegments, ScanStatistics statistics) {
         this.schema = schema;
         this.batches = List.copyOf(batches);
         this.settledSegments = settledSegments;
+        this.statistics = statistics;
+    }
+
+    /** What the scan read against what the measurement holds; {@link ScanStatistics#NONE} for an answer not scanned from stored rows. */
+    public ScanStatistics statistics() {
+        return statistics;
     }
 
     /**
