@@ -192,6 +192,7 @@ public final class SqlSandbox implements AutoCloseable {
             Properties p = new Properties();
             p.setProperty("duckdb.read_only", "false");
             DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", p);
+            io.chronix.archive.parquet.DuckDbLibrary.unlinkLoadedCopy(); // a killed service must not leave it in /tmp
             try (Statement s = c.createStatement()) {
                 for (String m : macros) {
                     s.execute(m);

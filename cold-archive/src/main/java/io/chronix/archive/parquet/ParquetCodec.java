@@ -55,6 +55,7 @@ public final class ParquetCodec implements AutoCloseable {
         this.rowGroupRows = rowGroupRows;
         try {
             DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+            DuckDbLibrary.unlinkLoadedCopy();
             try (Statement s = c.createStatement()) {
                 s.execute("SET threads = " + threads);
                 s.execute("SET temp_directory = " + literal(spillDir.toAbsolutePath().toString()));
