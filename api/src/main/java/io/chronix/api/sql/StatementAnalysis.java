@@ -35,9 +35,9 @@ import java.util.function.Function;
  * {@code field <op> number} or {@code field BETWEEN number AND number} on a numeric field (a range
  * the engine applies where no newer row can replace the one it leaves out).
  * Nothing under {@code OR}/{@code NOT}, nothing in a join (those scans get the whole time range).
- * Literals become nanoseconds through DuckDB's own cast ({@link TimestampLiterals}); microsecond
- * literals widen the range by a microsecond each side, so a rounding in DuckDB's comparison cannot
- * drop a row. Projection: every column name any column reference, {@code USING} list or tag
+ * Literals become nanoseconds through DuckDB's own cast ({@link TimestampLiterals}), and the range
+ * is exactly what DuckDB keeps: it compares a {@code TIMESTAMP} literal with the {@code
+ * TIMESTAMP_NS} column by casting the literal up, never the column down. Projection: every column name any column reference, {@code USING} list or tag
  * predicate mentions; a {@code *}, a natural join or a column alias list means every column.
  *
  * <p>A table name that is neither a measurement nor a CTE of the statement is an error naming it
@@ -52,7 +52,6 @@ public final class StatementAnalysis {
     }
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
-    private static final long MICRO = 1_000L;
     private static final String NO_LOCATION = "\"query_location\":18446744073709551615";
 
     private final String sql;
@@ -922,14 +921,14 @@ public final class StatementAnalysis {
     private long[] exactTimeRange(JsonNode c, String qualifier, MeasurementSchema schema) {
         if (isTimeComparison(c, qualifier, schema)) {
             Comparison cmp = Comparison.of(c);
-            long[] r = cmp.op() == null ? null : timeRange(cmp.op(), cmp.value(), true);
+            long[] r = cmp.op() == null ? null : timeRange(cmp.op(), cmp.value());
             return r == null || (r[0] == Long.MIN_VALUE && r[1] == Long.MAX_VALUE) ? null : r;
         }
         if ("BETWEEN".equals(c.path("class").asString(""))) {
             Optional<Column> col = column(c.path("input"), qualifier, schema);
             if (col.isPresent() && col.get().kind() == Column.Kind.TIME) {
-                long[] lower = timeRange("COMPARE_GREATERTHANOREQUALTO", c.path("lower"), true);
-                long[] upper = timeRange("COMPARE_LESSTHANOREQUALTO", c.path("upper"), true);
+                long[] lower = timeRange("COMPARE_GREATERTHANOREQUALTO", c.path("lower"));
+                long[] upper = timeRange("COMPARE_LESSTHANOREQUALTO", c.path("upper"));
                 if (lower[0] != Long.MIN_VALUE && upper[1] != Long.MAX_VALUE) {
                     return new long[]{lower[0], upper[1]};
                 }
@@ -1053,7 +1052,7 @@ public final class StatementAnalysis {
                 && column(Comparison.of(c).column(), qualifier, schema).map(col -> col.kind() == Column.Kind.TIME).orElse(false);
     }
 
-    /** {@code time <op> literal} whose bound the scan holds exactly: a literal read at the nanosecond, no microsecond slack. */
+    /** {@code time <op> literal} whose bound the scan holds exactly: a literal DuckDB's cast reads, as a timestamp. */
     private boolean exactTimeComparison(JsonNode c, String qualifier, MeasurementSchema schema) {
         if (!isTimeComparison(c, qualifier, schema)) {
             return false;
@@ -1062,7 +1061,7 @@ public final class StatementAnalysis {
         JsonNode literal = cmp.value();
         if ("CAST".equals(literal.path("class").asString(""))) {
             String type = literal.path("type_expr").path("type_name").asString("").toUpperCase(Locale.ROOT);
-            if (!type.equals("TIMESTAMP_NS") || literal.path("try_cast").asBoolean(false)) {
+            if (!(type.equals("TIMESTAMP_NS") || type.equals("TIMESTAMP") || type.equals("DATETIME")) || literal.path("try_cast").asBoolean(false)) {
                 return false;
             }
         }
@@ -1174,20 +1173,14 @@ public final class StatementAnalysis {
         };
     }
 
-    /** {@code [from, to]} (inclusive) implied by {@code time <op> literal}, widened as the scan needs; everything if unknown. */
-    private long[] timeRange(String op, JsonNode literal) {
-        return timeRange(op, literal, false);
-    }
-
     /**
-     * {@code [from, to]} (inclusive) implied by {@code time <op> literal}; everything if unknown.
-     *
-     * @param exact the bound as DuckDB compares it, at the nanosecond: a {@code TIMESTAMP} literal
-     *     is a whole microsecond, and DuckDB compares it with a {@code TIMESTAMP_NS} column as that
-     *     many nanoseconds. Without it, a microsecond literal widens the range by a microsecond
-     *     each side, which a scan may read but an answer must not keep.
+     * {@code [from, to]} (inclusive) implied by {@code time <op> literal}, exactly as DuckDB
+     * compares, at the nanosecond; everything if unknown. A {@code TIMESTAMP} literal is a whole
+     * microsecond, and DuckDB casts it to {@code TIMESTAMP_NS} to compare it with the column (its
+     * plan shows {@code time >= '…'::TIMESTAMP_NS}), so a row a nanosecond outside the bound is
+     * outside the answer too.
      */
-    private long[] timeRange(String op, JsonNode literal, boolean exact) {
+    private long[] timeRange(String op, JsonNode literal) {
         long[] all = {Long.MIN_VALUE, Long.MAX_VALUE};
         String castType = "";
         JsonNode value = literal;
@@ -1204,16 +1197,13 @@ public final class StatementAnalysis {
         if (ns.isEmpty()) {
             return all;
         }
-        long slack = !exact && (castType.equals("TIMESTAMP") || castType.equals("DATETIME")) ? MICRO : 0;
         long t = ns.getAsLong();
-        long lo = saturatingAdd(t, -slack);
-        long hi = saturatingAdd(t, slack);
         return switch (op) {
-            case "COMPARE_EQUAL" -> new long[]{lo, hi};
-            case "COMPARE_GREATERTHAN" -> new long[]{slack == 0 ? saturatingAdd(t, 1) : lo, Long.MAX_VALUE};
-            case "COMPARE_GREATERTHANOREQUALTO" -> new long[]{lo, Long.MAX_VALUE};
-            case "COMPARE_LESSTHAN" -> new long[]{Long.MIN_VALUE, slack == 0 ? saturatingAdd(t, -1) : hi};
-            case "COMPARE_LESSTHANOREQUALTO" -> new long[]{Long.MIN_VALUE, hi};
+            case "COMPARE_EQUAL" -> new long[]{t, t};
+            case "COMPARE_GREATERTHAN" -> new long[]{saturatingAdd(t, 1), Long.MAX_VALUE};
+            case "COMPARE_GREATERTHANOREQUALTO" -> new long[]{t, Long.MAX_VALUE};
+            case "COMPARE_LESSTHAN" -> new long[]{Long.MIN_VALUE, saturatingAdd(t, -1)};
+            case "COMPARE_LESSTHANOREQUALTO" -> new long[]{Long.MIN_VALUE, t};
             default -> all;
         };
     }

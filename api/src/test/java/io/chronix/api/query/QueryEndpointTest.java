@@ -320,7 +320,7 @@ class QueryEndpointTest {
     void pruningIsVisibleInTheScanHeader() throws Exception {
         String h = query("SELECT avg(usage) FROM cpu WHERE host = 'a' AND time >= TIMESTAMP '2026-01-01 00:00:00' AND time < TIMESTAMP '2026-01-01 01:00:00'",
                 "application/json").andExpect(status().isOk()).andReturn().getResponse().getHeader(QueryController.SCAN_HEADER);
-        assertThat(h).startsWith("cpu;rows=2;").contains(";from=2025-12-31T23:59:59.999999Z;", ";to=2026-01-01T01:00:00.000001Z;",
+        assertThat(h).startsWith("cpu;rows=2;").contains(";from=2026-01-01T00:00:00Z;", ";to=2026-01-01T00:59:59.999999999Z;",
                 ";tags=1;", ";columns=3;");
         // one segment of cpu's (other tests may flush more), its one row group, host a's two rows
         // of those cpu's segments hold (the memtable's point lies outside the hour)
@@ -332,8 +332,8 @@ class QueryEndpointTest {
     /**
      * A day of ten hosts, a point every ten seconds, in hourly shards: a one-host, one-hour query
      * reads one segment of the 24 and 360 of the 86,400 rows, and the pruning ratio metric records
-     * the share it left. (The statement's upper bound stays inside the hour: the pushed range is
-     * one microsecond wider each way, so an hour's open end would reach into the next shard.)
+     * the share it left. The pushed range is the statement's to the nanosecond, so the hour's open
+     * end does not reach into the next shard.
      */
     @Test
     void aOneHostOneHourQueryReadsOneShardOfTheDay() throws Exception {
@@ -359,7 +359,7 @@ class QueryEndpointTest {
         var response = mvc.perform(post("/api/v1/namespaces/wide/query").principal(tenant("read:wide"))
                         .contentType(MediaType.APPLICATION_JSON).accept("application/json")
                         .content(JSON.writeValueAsString(Map.of("sql", "SELECT max(usage) FROM cpu WHERE host = 'host_3'"
-                                + " AND time >= TIMESTAMP '2026-01-01 05:00:00' AND time <= TIMESTAMP '2026-01-01 05:59:55'"))))
+                                + " AND time >= TIMESTAMP '2026-01-01 05:00:00' AND time < TIMESTAMP '2026-01-01 06:00:00'"))))
                 .andExpect(status().isOk()).andExpect(jsonPath("$.rows[0][0]").value(3590.0)).andReturn().getResponse();
         assertThat(wide.segmentCount()).isEqualTo(24);
         assertThat(response.getHeader(QueryController.SCAN_HEADER)).startsWith("cpu;rows=360;")
