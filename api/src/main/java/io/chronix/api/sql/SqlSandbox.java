@@ -242,21 +242,53 @@ public final class SqlSandbox implements AutoCloseable {
     /**
      * {@link #serialize(String)}, remembering the answer for the same text asked again in the same
      * {@code scope} (a dashboard's refresh, a benchmark's repeated query): the tree is a function of
-     * the text alone, so a kept one is exactly what DuckDB would answer. The scope (a namespace's)
-     * keeps one tenant from learning, by timing, which statements another has run.
+     * the text alone, so a kept one is exactly what DuckDB would answer. A statement that differs
+     * from one parsed before only in its plain string literals (a later time range, another host)
+     * is answered from their shared template's tree ({@link ParseTemplate}). The scope (a
+     * namespace's) keeps one tenant from learning, by timing, which statements another has run.
      */
     public String serialize(int scope, String sql) throws SQLException {
-        ParseKey key = new ParseKey(scope, sql);
+        // the same statement with other string literals (a later time range, another host) was
+        // probably parsed already: its template's tree, with this statement's literals put back,
+        // is this statement's tree (ParseTemplate); a template DuckDB refuses proves nothing, so
+        // the statement is then parsed as it is, for its own error
+        ParseTemplate template = ParseTemplate.of(sql);
+        if (template != null) {
+            String tree;
+            try {
+                tree = parsedKeeping(scope, template.text());
+            } catch (SQLException e) {
+                tree = null;
+            }
+            String filled = tree == null ? null : template.fill(tree);
+            if (filled != null) {
+                templated.increment();
+                return filled;
+            }
+        }
+        return parsedKeeping(scope, sql);
+    }
+
+    /** DuckDB's tree of {@code text}, kept for the same text asked again in {@code scope}. */
+    private String parsedKeeping(int scope, String text) throws SQLException {
+        ParseKey key = new ParseKey(scope, text);
         String kept = parsed.getIfPresent(key);
         if (kept != null) {
             return kept;
         }
-        String tree = parse(sql);
+        String tree = parse(text);
         if (tree.length() <= MAX_CACHED_TREE_CHARS) {
             parsed.put(key, tree);
         }
         return tree;
     }
+
+    /** Statements {@link #serialize(int, String)} answered from a template's tree ({@link ParseTemplate}). */
+    public long templatedParses() {
+        return templated.sum();
+    }
+
+    private final java.util.concurrent.atomic.LongAdder templated = new java.util.concurrent.atomic.LongAdder();
 
     /** Hits and misses of {@link #serialize(int, String)}'s cache. */
     public CacheStats parseCacheStats() {
