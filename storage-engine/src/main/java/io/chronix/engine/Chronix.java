@@ -825,13 +825,13 @@ public final class Chronix implements AutoCloseable {
                 merger.addArrow(root, from, to, mask);
             };
             if (takeCold) {
-                stats.segmentOpened(0);
+                stats.segmentOpened(e.file(), 0);
                 readCold(archived.get(a - 1), present, from, to, request.tags(), allocator, coldSink);
                 continue;
             }
             try {
                 SegmentFile file = SegmentFile.parse(e.file());
-                stats.segmentOpened(store.rowGroupCount(file));
+                stats.segmentOpened(e.file(), store.rowGroupCount(file));
                 store.read(file, present, from, to, request.tags(), allocator, root -> {
                     stats.rowGroupRead(root.getRowCount());
                     merger.addArrow(root, from, to, mask);
@@ -917,7 +917,7 @@ public final class Chronix implements AutoCloseable {
                     }
                     // nothing can overwrite a settled segment's rows, so the field predicates may drop some
                     SegmentFile file = SegmentFile.parse(e.file());
-                    stats.segmentOpened(store.rowGroupCount(file));
+                    stats.segmentOpened(e.file(), store.rowGroupCount(file));
                     store.read(file, present, request.from(), request.to(), request.tags(), request.fields(), allocator, root -> {
                         stats.rowGroupRead(root.getRowCount());
                         pass.add(root);

@@ -80,17 +80,13 @@ final class LastPointReader {
 
     /**
      * The newest point of {@code ref} in the cache's own form, or {@code null} if the series has
-     * none; {@code stats} counts a row from the cache as one row read, and each segment a reverse
-     * scan asks as one segment and one row group read, one row taken.
+     * none; {@code stats} counts the segments and row groups a reverse scan reads.
      */
     private LastValue.Snapshot snapshotOf(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator, ScanStatistics.Counter stats) {
         LastValue lv = ref.lastValue();
         LastValue.State state = lv.state();
         if (state.complete()) {
             hits.incrementAndGet();
-            if (state.snapshot() != null) {
-                stats.cachedRow();
-            }
             return state.snapshot();
         }
         misses.incrementAndGet();
@@ -120,10 +116,17 @@ final class LastPointReader {
                 }
             }
             SegmentFile file = SegmentFile.parse(e.file());
-            stats.segmentOpened(store.rowGroupCount(file));
-            stats.rowGroupRead(1);
-            Optional<LastPoint> row = masked.test(e) ? maskedRows.newest(e, fields, exact, allocator)
-                    : store.newestRow(file, fields, exact, allocator);
+            int groups = store.rowGroupCount(file);
+            stats.segmentOpened(e.file(), groups);
+            Optional<LastPoint> row;
+            if (masked.test(e)) {
+                for (int g = 0; g < groups; g++) {
+                    stats.rowGroupRead(e.file(), g); // read through the tombstone's mask: a scan of the segment
+                }
+                row = maskedRows.newest(e, fields, exact, allocator);
+            } else {
+                row = store.newestRow(file, fields, exact, allocator, g -> stats.rowGroupRead(e.file(), g));
+            }
             if (row.isPresent()) {
                 found[i] = row.get();
                 best = Math.max(best, row.get().timestamp());
@@ -203,6 +206,7 @@ final class LastPointReader {
             }
             LastValue.Snapshot p = snapshotOf(ref, ms, allocator, stats);
             if (p != null) {
+                stats.rowAnswered();
                 String[] tags = new String[tagColumns.size()];
                 for (int t = 0; t < tags.length; t++) {
                     tags[t] = ref.tag(tagColumns.get(t).name());

@@ -260,10 +260,19 @@ public final class CsxSegmentStore implements SegmentStore {
     @Override
     public java.util.Optional<LastPoint> newestRow(SegmentFile file, List<String> fields, List<TagPredicate> series,
             BufferAllocator allocator) {
+        return newestRow(file, fields, series, allocator, g -> { });
+    }
+
+    @Override
+    public java.util.Optional<LastPoint> newestRow(SegmentFile file, List<String> fields, List<TagPredicate> series,
+            BufferAllocator allocator, java.util.function.IntConsumer rowGroupsRead) {
         Handle h = acquire(file);
         try {
             SeriesIndex index = seriesOf(h, file);
             if (index == null) {
+                for (int g = 0; g < h.reader.rowGroups().size(); g++) {
+                    rowGroupsRead.accept(g); // the default below reads the whole segment
+                }
                 return SegmentStore.super.newestRow(file, fields, series, allocator);
             }
             SeriesIndex.Key key = matching(index, series);
@@ -278,6 +287,7 @@ public final class CsxSegmentStore implements SegmentStore {
                     List<String> columns = new ArrayList<>();
                     columns.add(SegmentColumns.TIME);
                     columns.addAll(fields);
+                    rowGroupsRead.accept(g);
                     try (VectorSchemaRoot root = h.reader.readRowGroup(allocator, g, columns)) {
                         return java.util.Optional.of(ArrowValues.point(root, (int) (last - rg.firstRow()), fields));
                     }

@@ -68,6 +68,15 @@ public interface SegmentStore {
      * the whole segment; a store that knows where a series' rows end reads one row group.
      */
     default java.util.Optional<io.chronix.engine.read.LastPoint> newestRow(SegmentFile file, List<String> fields,
+            List<TagPredicate> series, BufferAllocator allocator, java.util.function.IntConsumer rowGroupsRead) {
+        for (int g = 0, n = rowGroupCount(file); g < n; g++) {
+            rowGroupsRead.accept(g); // this default reads the whole segment
+        }
+        return newestRow(file, fields, series, allocator);
+    }
+
+    /** {@link #newestRow(SegmentFile, List, List, BufferAllocator, java.util.function.IntConsumer)}, not told which row groups it read. */
+    default java.util.Optional<io.chronix.engine.read.LastPoint> newestRow(SegmentFile file, List<String> fields,
             List<TagPredicate> series, BufferAllocator allocator) {
         List<String> columns = new java.util.ArrayList<>();
         columns.add("time");

@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * A newest-row scan answered from the last-value cache reads no segment for a series whose entry
- * is complete; each row it answers counts as one row read, and each reverse scan of a segment (an
- * incomplete entry) as one segment and one row group read.
+ * is complete. Each row it answers counts as one row read; a reverse scan (an incomplete entry)
+ * counts the segment it opens and the row group it decodes, each once however many series ask it.
  */
 public record ScanStatistics(int segments, int segmentsRead, long rowGroups, long rowGroupsRead, long rows, long rowsRead) {
 
@@ -47,6 +47,8 @@ public record ScanStatistics(int segments, int segmentsRead, long rowGroups, lon
         private final AtomicLong rowGroupsRead = new AtomicLong();
         private final AtomicLong rows = new AtomicLong();
         private final AtomicLong rowsRead = new AtomicLong();
+        /** Segments and row groups counted so far, so a newest-row scan reading one twice counts it once. */
+        private final java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         /** The measurement holds {@code count} segments of {@code rows} rows (catalog counts). */
         public void stored(int count, long rows) {
@@ -54,10 +56,24 @@ public record ScanStatistics(int segments, int segmentsRead, long rowGroups, lon
             this.rows.addAndGet(rows);
         }
 
-        /** A segment of {@code rowGroups} row groups was opened. */
-        public void segmentOpened(int rowGroups) {
-            segmentsRead.incrementAndGet();
-            this.rowGroups.addAndGet(rowGroups);
+        /** Segment {@code file}, of {@code rowGroups} row groups, was opened (counted once however often). */
+        public void segmentOpened(String file, int rowGroups) {
+            if (seen.add(file)) {
+                segmentsRead.incrementAndGet();
+                this.rowGroups.addAndGet(rowGroups);
+            }
+        }
+
+        /** Row group {@code rowGroup} of segment {@code file} was decoded (counted once however often), for a row it holds. */
+        public void rowGroupRead(String file, int rowGroup) {
+            if (seen.add(file + '#' + rowGroup)) {
+                rowGroupsRead.incrementAndGet();
+            }
+        }
+
+        /** A row was answered without a row group of its own: from the last-value cache, or by a reverse scan. */
+        public void rowAnswered() {
+            rowsRead.incrementAndGet();
         }
 
         /** A row group (or a part of one) of {@code rows} rows was decoded. */
@@ -66,15 +82,10 @@ public record ScanStatistics(int segments, int segmentsRead, long rowGroups, lon
             rowsRead.addAndGet(rows);
         }
 
-        /** An archived segment's batch of {@code rows} rows arrived: one row group of the segment, read. */
+        /** An archived segment's batch of {@code rows} rows arrived: one row group of the segment, read (archived segments have no row group index here). */
         public void coldBatchRead(long rows) {
             rowGroups.incrementAndGet();
             rowGroupRead(rows);
-        }
-
-        /** One row was answered from the last-value cache: read, without a segment. */
-        public void cachedRow() {
-            rowsRead.incrementAndGet();
         }
 
         /** {@code rows} rows were taken from memtables: read, and part of the total. */
