@@ -1,23 +1,17 @@
 package io.chronix.engine;
 
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.FieldPredicate;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.TagPredicate;
-import io.chronix.engine.segment.SegmentWriterConfig;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -33,24 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * source ever leaves out a row that passes. The expected rows come from the same scan without the
  * predicate, filtered here row by row.
  */
-class FieldPredicateScanTest {
+class FieldPredicateScanTest extends TenMinuteShardsTest {
 
-    @TempDir
-    Path dir;
-    final EngineFixture fx = new EngineFixture();
-    Chronix engine;
-
-    @AfterEach
-    void tearDown() {
-        if (engine != null) {
-            engine.close();
-        }
-        fx.close();
-    }
-
-    private void open() {
-        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100));
-    }
 
     /**
      * Two hosts, one point a second from {@code start}: {@code usage} = s (NaN where s % 10 == 3,
@@ -138,8 +116,7 @@ class FieldPredicateScanTest {
      */
     @Test
     void withATagPredicateOnlyItsSeriesRowsAreTestedAcrossRowGroups() {
-        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100)
-                .withSegments((files, seg, tmp) -> new CsxSegmentStore(files, seg, tmp, SegmentWriterConfig.defaults().withRowGroupRows(64))));
+        openWithRowGroupsOf(64);
         PointBatch.Builder b = PointBatch.builder();
         List<String> hosts = List.of("a", "b", "c", "d", "e", "f");
         for (int s = 0; s < 100; s++) {

@@ -1,19 +1,13 @@
 package io.chronix.engine;
 
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.RowCount;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.ScanStatistics;
 import io.chronix.engine.read.TagPredicate;
-import io.chronix.engine.segment.SegmentWriterConfig;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 import static io.chronix.engine.EngineFixture.SECOND;
@@ -26,28 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 10-minute shards, flushed into three segments of 2,400 rows (host by host, 600 rows each) in
  * row groups of 40 rows — 60 row groups a segment, 15 a host.
  */
-class ScanStatisticsTest {
+class ScanStatisticsTest extends TenMinuteShardsTest {
 
     private static final long MINUTE = 60 * SECOND;
     private static final List<String> HOSTS = List.of("a", "b", "c", "d");
 
-    @TempDir
-    Path dir;
-    final EngineFixture fx = new EngineFixture();
-    Chronix engine;
-
-    @AfterEach
-    void tearDown() {
-        if (engine != null) {
-            engine.close();
-        }
-        fx.close();
-    }
-
-    private void open() {
-        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100)
-                .withSegments((files, seg, tmp) -> new CsxSegmentStore(files, seg, tmp, SegmentWriterConfig.defaults().withRowGroupRows(40))));
-    }
 
     private void writeHalfAnHour() {
         PointBatch.Builder b = PointBatch.builder();
@@ -68,7 +45,7 @@ class ScanStatisticsTest {
 
     @Test
     void aOneHostOneMinuteScanReadsOneSegmentAndTwoRowGroups() {
-        open();
+        openWithRowGroupsOf(40);
         writeHalfAnHour();
         assertThat(engine.segmentCount()).isEqualTo(3);
         ScanStatistics expected = new ScanStatistics(3, 1, 60, 2, 7200, 80);
@@ -95,7 +72,7 @@ class ScanStatisticsTest {
 
     @Test
     void memtableRowsCountAsReadAndAsHeld() {
-        open();
+        openWithRowGroupsOf(40);
         writeHalfAnHour();
         PointBatch.Builder b = PointBatch.builder();
         for (int s = 0; s < 10; s++) {
@@ -111,7 +88,7 @@ class ScanStatisticsTest {
 
     @Test
     void aCountFromTheCatalogReadsNoSegment() {
-        open();
+        openWithRowGroupsOf(40);
         writeHalfAnHour();
         RowCount all = engine.count(ScanRequest.all("cpu"), fx.allocator);
         assertThat(all.rows()).isEqualTo(7200);
@@ -123,7 +100,7 @@ class ScanStatisticsTest {
 
     @Test
     void theNewestRowsComeFromTheCacheOrFromOneRowGroupOfASegment() {
-        open();
+        openWithRowGroupsOf(40);
         writeHalfAnHour();
         ScanRequest all = ScanRequest.all("cpu");
         try (ScanResult r = engine.scanLatest(all, fx.allocator)) {
@@ -131,7 +108,7 @@ class ScanStatisticsTest {
             assertThat(r.statistics()).as("every entry complete: written by this process").isEqualTo(new ScanStatistics(3, 0, 0, 0, 7200, 4));
         }
         engine.close();
-        open();
+        openWithRowGroupsOf(40);
         try (ScanResult r = engine.scanLatest(all, fx.allocator)) {
             assertThat(r.rowCount()).isEqualTo(4);
             // each host's newest row is in the last segment (an older one cannot hold a newer row),
@@ -145,7 +122,7 @@ class ScanStatisticsTest {
 
     @Test
     void aMeasurementNeverWrittenHoldsNothing() {
-        open();
+        openWithRowGroupsOf(40);
         writeHalfAnHour();
         try (ScanResult r = engine.scan(ScanRequest.all("mem"), fx.allocator)) {
             assertThat(r.statistics()).isEqualTo(ScanStatistics.NONE);

@@ -5,12 +5,8 @@ import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.TagPredicate;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,24 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * takes. The model-based property test ({@code ReadsAgreeWithModelPropertyTest}) covers random data;
  * these pin the cases one by one.
  */
-class ScanUnorderedTest {
+class ScanUnorderedTest extends TenMinuteShardsTest {
 
-    @TempDir
-    Path dir;
-    final EngineFixture fx = new EngineFixture();
-    Chronix engine;
-
-    @AfterEach
-    void tearDown() {
-        if (engine != null) {
-            engine.close();
-        }
-        fx.close();
-    }
-
-    private void open() {
-        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100));
-    }
 
     /** {@code hosts} hosts, one point each per second over {@code [start, start + seconds)}. */
     private void write(long start, int seconds, int hosts, boolean withLoad) {
@@ -197,7 +177,7 @@ class ScanUnorderedTest {
     @Test
     void aReadFailingWhileHelpersWorkFailsTheScanAndLeaksNoBuffer() {
         java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
-        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100)
+        engine = fx.open(dir, tenMinuteShards()
                 .withSegments((io, seg, tmp) -> new FailingReads(new io.chronix.engine.catalog.CsxSegmentStore(io, seg, tmp), reads)));
         for (int shard = 0; shard < 6; shard++) {
             write(T0 + shard * 600 * SECOND, 60, 4, false);
@@ -284,7 +264,7 @@ class ScanUnorderedTest {
     @Test
     void aCountOfSettledSegmentsInsideTheRangeReadsNoBlock() {
         io.chronix.engine.cache.BlockCache cache = io.chronix.engine.cache.BlockCache.create(64L << 20);
-        engine = fx.open(dir, EngineFixture.config().withShardDuration(Duration.ofMinutes(10)).withOooToleranceShards(100)
+        engine = fx.open(dir, tenMinuteShards()
                 .withBlockCache(cache));
         write(T0, 60, 4, false);
         write(T0 + 600 * SECOND, 60, 4, false);
