@@ -45,6 +45,9 @@ import java.util.Map;
  * --hosts/--duration/--start/--interval/--seed/--floats           the data set (default 100 hosts, 1d)
  * --batch N  --connections N  --gzip                               load options
  * --queries a,b  --instances N  --warmup N  --runs K  --query-seed S   query options
+ * --settle D            wait this long after the flush before the queries, every target alike (default 0s):
+ *                       TSBS loads and queries in separate runs, so a server's work left from the load
+ *                       (compilation, compaction, applying its WAL) is done before its queries
  * --load-only           load, check the row count, flush and measure bytes; no reference answers, no queries
  * --keep-going          report a target that fails and go on with the next
  * </pre>
@@ -65,6 +68,7 @@ public final class EndToEndCommand {
         Path work = o.has("work") ? Path.of(o.required("work")) : Files.createTempDirectory("chronix-e2e-");
         Files.createDirectories(work);
         Duration queryTimeout = o.duration("timeout", Duration.ofMinutes(2));
+        Duration settle = o.duration("settle", Duration.ZERO);
         Path chronixJar = Path.of(o.string("jar", "api/target/chronix.jar"));
         int chronixPort = o.integer("chronix-port", 18080);
         Path questDbJar = Path.of(o.string("questdb-jar", "bench/target/peers/questdb.jar"));
@@ -138,6 +142,9 @@ public final class EndToEndCommand {
                 target.awaitRows(data.rows());
                 target.flush();
                 long bytes = target.bytesOnDisk();
+                if (!loadOnly && settle.isPositive()) {
+                    Thread.sleep(settle);
+                }
                 List<QueryStats> stats = loadOnly ? List.of()
                         : new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos).run(plan, reference);
                 if (!loadOnly) {
