@@ -881,15 +881,18 @@ public final class Chronix implements AutoCloseable {
     /** Counts into {@code stats} what the segments of {@code measurement}, hot and archived, hold as the catalog counts it. */
     private void countStored(String measurement, ScanStatistics.Counter stats) {
         List<SegmentEntry> hot = metadata.segments(measurement);
+        int count = hot.size();
         long rows = 0;
         for (SegmentEntry e : hot) {
             rows += e.rowCount();
         }
-        List<ArchivedSegment> archivedAll = cold.candidates(measurement, Long.MIN_VALUE, Long.MAX_VALUE, List.of());
-        for (ArchivedSegment a : archivedAll) {
-            rows += a.segment().rowCount();
+        for (ArchivedSegment a : cold.all()) { // every scan counts: no candidate list built and sorted
+            if (a.segment().measurement().equals(measurement)) {
+                count++;
+                rows += a.segment().rowCount();
+            }
         }
-        stats.stored(hot.size() + archivedAll.size(), rows);
+        stats.stored(count, rows);
     }
 
     /**

@@ -64,8 +64,8 @@ final class ParseTemplate {
                         return null;
                     }
                     String content = sql.substring(i + 1, end);
-                    if (content.length() >= MIN_LENGTH && plain(content)) {
-                        String marker = marker(values.size(), content.length());
+                    String marker = content.length() >= MIN_LENGTH && plain(content) ? marker(values.size(), content.length()) : null;
+                    if (marker != null) {
                         if (sql.contains(marker)) {
                             return null; // the statement names the marker itself: it could not be told apart
                         }
@@ -121,36 +121,37 @@ final class ParseTemplate {
         if (tree.contains("\"error\":true")) {
             return null; // DuckDB refused the template: the statement's own error names its own text
         }
-        StringBuilder out = new StringBuilder(tree.length());
-        int[] at = new int[markers.size()];
+        // where each marker's JSON string starts, as {position, literal}, in tree order
+        long[] at = new long[markers.size()];
         for (int k = 0; k < markers.size(); k++) {
             String quoted = '"' + markers.get(k) + '"';
             int first = tree.indexOf(quoted);
             if (first < 0 || tree.indexOf(quoted, first + 1) >= 0) {
                 return null;
             }
-            at[k] = first;
+            at[k] = (long) first << 32 | k;
         }
-        // markers in the order they appear in the tree, each replaced once
-        Integer[] order = new Integer[at.length];
-        for (int k = 0; k < order.length; k++) {
-            order[k] = k;
-        }
-        java.util.Arrays.sort(order, java.util.Comparator.comparingInt(k -> at[k]));
+        java.util.Arrays.sort(at);
+        StringBuilder out = new StringBuilder(tree.length());
         int copied = 0;
-        for (int k : order) {
-            out.append(tree, copied, at[k] + 1).append(values.get(k));
-            copied = at[k] + 1 + markers.get(k).length();
+        for (long a : at) {
+            int position = (int) (a >>> 32);
+            int k = (int) a;
+            out.append(tree, copied, position + 1).append(values.get(k));
+            copied = position + 1 + markers.get(k).length();
         }
         out.append(tree, copied, tree.length());
         return out.toString();
     }
 
-    /** Literal {@code k} of {@code length} characters: {@code ~k~} then filler, unlike any value a statement holds by chance. */
+    /**
+     * Literal {@code k} of {@code length} characters: {@code ~k~} then filler, unlike any value a
+     * statement holds by chance; {@code null} if {@code ~k~} does not fit (the literal stays).
+     */
     private static String marker(int k, int length) {
         String head = "~" + k + "~";
         if (head.length() > length) {
-            head = head.substring(0, length); // cannot happen for the lengths templated below 10^4 literals
+            return null;
         }
         StringBuilder m = new StringBuilder(length).append(head);
         for (int i = m.length(); i < length; i++) {

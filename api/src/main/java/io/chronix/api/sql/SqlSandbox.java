@@ -133,6 +133,8 @@ public final class SqlSandbox implements AutoCloseable {
     private final Cache<ParseKey, String> parsed = Caffeine.newBuilder().maximumWeight(PARSE_CACHE_BYTES)
             .weigher((ParseKey k, String tree) -> 64 + 2 * (k.sql().length() + tree.length())).recordStats().build();
     private volatile boolean closed;
+    /** Statements {@link #serialize(int, String)} answered from a template's tree. */
+    private final java.util.concurrent.atomic.LongAdder templated = new java.util.concurrent.atomic.LongAdder();
 
     private record Parser(DuckDBConnection connection, PreparedStatement statement) {
         void close() {
@@ -287,8 +289,6 @@ public final class SqlSandbox implements AutoCloseable {
     public long templatedParses() {
         return templated.sum();
     }
-
-    private final java.util.concurrent.atomic.LongAdder templated = new java.util.concurrent.atomic.LongAdder();
 
     /** Hits and misses of {@link #serialize(int, String)}'s cache. */
     public CacheStats parseCacheStats() {

@@ -37,8 +37,9 @@ import java.util.function.Function;
  * Nothing under {@code OR}/{@code NOT}, nothing in a join (those scans get the whole time range).
  * Literals become nanoseconds through DuckDB's own cast ({@link TimestampLiterals}), and the range
  * is exactly what DuckDB keeps: it compares a {@code TIMESTAMP} literal with the {@code
- * TIMESTAMP_NS} column by casting the literal up, never the column down. Projection: every column name any column reference, {@code USING} list or tag
- * predicate mentions; a {@code *}, a natural join or a column alias list means every column.
+ * TIMESTAMP_NS} column by casting the literal up, never the column down. Projection: every column
+ * name any column reference, {@code USING} list or tag predicate mentions; a {@code *}, a natural
+ * join or a column alias list means every column.
  *
  * <p>A table name that is neither a measurement nor a CTE of the statement is an error naming it
  * (so other namespaces, DuckDB's catalogs and schema-qualified names are refused before running).
@@ -1052,20 +1053,16 @@ public final class StatementAnalysis {
                 && column(Comparison.of(c).column(), qualifier, schema).map(col -> col.kind() == Column.Kind.TIME).orElse(false);
     }
 
-    /** {@code time <op> literal} whose bound the scan holds exactly: a literal DuckDB's cast reads, as a timestamp. */
+    /**
+     * {@code time <op> literal} whose bound the scan holds exactly: any literal {@link #timeRange}
+     * reads (it refuses other casts and {@code TRY_CAST}), since the range it gives is exact.
+     */
     private boolean exactTimeComparison(JsonNode c, String qualifier, MeasurementSchema schema) {
         if (!isTimeComparison(c, qualifier, schema)) {
             return false;
         }
         Comparison cmp = Comparison.of(c);
-        JsonNode literal = cmp.value();
-        if ("CAST".equals(literal.path("class").asString(""))) {
-            String type = literal.path("type_expr").path("type_name").asString("").toUpperCase(Locale.ROOT);
-            if (!(type.equals("TIMESTAMP_NS") || type.equals("TIMESTAMP") || type.equals("DATETIME")) || literal.path("try_cast").asBoolean(false)) {
-                return false;
-            }
-        }
-        long[] range = cmp.op() == null ? null : timeRange(cmp.op(), literal);
+        long[] range = cmp.op() == null ? null : timeRange(cmp.op(), cmp.value());
         return range != null && (range[0] != Long.MIN_VALUE || range[1] != Long.MAX_VALUE);
     }
 

@@ -270,10 +270,7 @@ public final class CsxSegmentStore implements SegmentStore {
         try {
             SeriesIndex index = seriesOf(h, file);
             if (index == null) {
-                for (int g = 0; g < h.reader.rowGroups().size(); g++) {
-                    rowGroupsRead.accept(g); // the default below reads the whole segment
-                }
-                return SegmentStore.super.newestRow(file, fields, series, allocator);
+                return SegmentStore.super.newestRow(file, fields, series, allocator, rowGroupsRead); // reads it whole
             }
             SeriesIndex.Key key = matching(index, series);
             if (key == null || key.rowCount() == 0) {
