@@ -7,6 +7,7 @@ import io.chronix.bench.load.LoadCommand;
 import io.chronix.bench.load.LoadConfig;
 import io.chronix.bench.load.LoadGenerator;
 import io.chronix.bench.load.LoadReport;
+import io.chronix.bench.query.ClientWarmUp;
 import io.chronix.bench.query.QueryCommand;
 import io.chronix.bench.query.QueryInstance;
 import io.chronix.bench.query.QueryKind;
@@ -45,6 +46,9 @@ import java.util.Map;
  * --hosts/--duration/--start/--interval/--seed/--floats           the data set (default 100 hosts, 1d)
  * --batch N  --connections N  --gzip                               load options
  * --queries a,b  --instances N  --warmup N  --runs K  --query-seed S   query options
+ * --client-warmup N     before the first target's queries, N requests of the plan's shapes to a local
+ *                       server compile this runner's own HTTP client (default 5000; 0: none), so the
+ *                       target timed first does not pay for a colder client than the others
  * --settle D            wait this long after the flush before the queries, every target alike (default 0s):
  *                       TSBS loads and queries in separate runs, so a server's work left from the load
  *                       (compilation, compaction, applying its WAL) is done before its queries
@@ -82,6 +86,7 @@ public final class EndToEndCommand {
         List<QueryKind> kinds = QueryCommand.kinds(o);
         int instances = o.integer("instances", 3);
         int warmup = o.integer("warmup", 1);
+        int clientWarmUp = o.integer("client-warmup", ClientWarmUp.DEFAULT_REQUESTS);
         int runs = o.integer("runs", 5);
         long querySeed = o.longValue("query-seed", 7);
         boolean keepGoing = o.flag("keep-going");
@@ -146,7 +151,8 @@ public final class EndToEndCommand {
                     Thread.sleep(settle);
                 }
                 List<QueryStats> stats = loadOnly ? List.of()
-                        : new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos).run(plan, reference);
+                        : new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos)
+                                .clientWarmUp(clientWarmUp).run(plan, reference);
                 if (!loadOnly) {
                     QueryRunner.print(name, stats, log);
                 }

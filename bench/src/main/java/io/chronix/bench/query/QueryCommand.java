@@ -25,6 +25,7 @@ import java.util.Map;
  * --hosts/--duration/--start/--interval/--seed/--floats   the loaded data set (as for generate)
  * --queries a,b      labels (default: all 14)    --query-seed S (default 7)    --instances N (default 3)
  * --warmup N (default 1)   --runs K (default 5)   --keep-going   --print-queries   --timeout D (default 2m)
+ * --client-warmup N (default 5000: requests to a local server that compile this runner's client first; 0: none)
  * </pre>
  */
 public final class QueryCommand {
@@ -59,6 +60,7 @@ public final class QueryCommand {
         boolean keepGoing = o.flag("keep-going");
         boolean print = o.flag("print-queries");
         long serverPid = o.longValue("server-pid", -1);
+        int clientWarmUp = o.integer("client-warmup", ClientWarmUp.DEFAULT_REQUESTS);
         o.rejectUnknown();
         java.util.function.LongSupplier serverCpu = serverCpu(serverPid);
 
@@ -69,7 +71,8 @@ public final class QueryCommand {
         if (print) {
             plan.forEach(q -> System.out.println(q.kind().label() + ": " + dialect.render(q)));
         }
-        List<QueryStats> stats = new QueryRunner(dialect, warmup, runs, keepGoing, serverCpu).run(plan, reference);
+        List<QueryStats> stats = new QueryRunner(dialect, warmup, runs, keepGoing, serverCpu).clientWarmUp(clientWarmUp)
+                .run(plan, reference);
         QueryRunner.print(dialect.name(), stats, System.out);
         long failed = stats.stream().filter(QueryStats::failed).count();
         if (failed > 0) {

