@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * Compiles the runner's own request path before any target is timed. The runner is a JVM: its first
@@ -34,12 +35,18 @@ public final class ClientWarmUp {
     }
 
     /**
-     * Sends {@code requests} requests, cycling through {@code shapes} (each re-pointed at a local
-     * server), through {@code client}, unless a warm-up already ran in this process or {@code
-     * requests} is 0. Returns the time it took in nanoseconds (0 when skipped).
+     * Sends {@code requests} requests, cycling through the {@code shapes} (each re-pointed at a local
+     * server; asked for only when the warm-up runs), through {@code client}, unless a warm-up already
+     * ran in this process or {@code requests} is 0. Returns the time it took in nanoseconds (0 when
+     * skipped).
      */
-    public static long run(HttpClient client, List<HttpRequest> shapes, int requests) throws IOException, InterruptedException {
-        if (requests <= 0 || shapes.isEmpty() || !DONE.compareAndSet(false, true)) {
+    public static long run(HttpClient client, Supplier<List<HttpRequest>> shapesOf, int requests)
+            throws IOException, InterruptedException {
+        if (requests <= 0 || !DONE.compareAndSet(false, true)) {
+            return 0;
+        }
+        List<HttpRequest> shapes = shapesOf.get();
+        if (shapes.isEmpty()) {
             return 0;
         }
         long t0 = System.nanoTime();
@@ -76,7 +83,7 @@ public final class ClientWarmUp {
         StringBuilder sb = new StringBuilder("{\"columns\":[{\"name\":\"time\",\"type\":\"TIMESTAMP\"},"
                 + "{\"name\":\"v\",\"type\":\"DOUBLE\"}],\"rows\":[");
         for (int i = 0; i < rows; i++) {
-            sb.append(i == 0 ? "" : ",").append("[\"2016-01-01T00:").append(i < 10 ? "0" : "").append(i % 60)
+            sb.append(i == 0 ? "" : ",").append("[\"2016-01-01T00:").append(i % 60 < 10 ? "0" : "").append(i % 60)
                     .append(":00Z\",").append(40 + i % 50).append(".5]");
         }
         return sb.append("]}").toString().getBytes(StandardCharsets.UTF_8);

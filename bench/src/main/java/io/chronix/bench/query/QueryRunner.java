@@ -70,9 +70,9 @@ public final class QueryRunner {
 
     public List<QueryStats> run(List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
             throws InterruptedException {
-        List<HttpRequest> shapes = instances.stream().map(q -> dialect.request(dialect.render(q))).toList();
         try {
-            long took = ClientWarmUp.run(client, shapes, clientWarmUp);
+            long took = ClientWarmUp.run(client, () -> instances.stream().map(q -> dialect.request(dialect.render(q))).toList(),
+                    clientWarmUp);
             if (took > 0) {
                 System.err.printf(Locale.ROOT, "client warmed up: %,d requests to a local server in %.1f s%n", clientWarmUp,
                         took / 1e9);

@@ -28,8 +28,8 @@ class ClientWarmUpTest {
                         .timeout(Duration.ofSeconds(5)).GET().build());
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-        assertThat(ClientWarmUp.run(client, shapes, 40)).isPositive();
-        assertThat(ClientWarmUp.run(client, shapes, 40)).as("a second warm-up in the same process").isZero();
+        assertThat(ClientWarmUp.run(client, () -> shapes, 40)).isPositive();
+        assertThat(ClientWarmUp.run(client, () -> shapes, 40)).as("a second warm-up in the same process").isZero();
     }
 
     @Test

@@ -75,7 +75,7 @@ public final class ChronixSqlDialect implements QueryDialect {
      */
     @Override
     public HttpRequest request(String text) {
-        URI uri = URI.create(endpoint + "?sql=" + URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20"));
+        URI uri = URI.create(endpoint + "?sql=" + QueryDialect.parameter(text));
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
         if (authorization != null) {
             b.header("Authorization", authorization);

@@ -73,7 +73,7 @@ public final class InfluxQlDialect implements QueryDialect {
     @Override
     public HttpRequest request(String text) {
         URI uri = base.resolve("/query?db=" + URLEncoder.encode(database, StandardCharsets.UTF_8) + "&epoch=ns&q="
-                + URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20"));
+                + QueryDialect.parameter(text));
         return HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
     }
 

@@ -4,7 +4,9 @@ import io.chronix.bench.query.QueryInstance;
 import io.chronix.bench.query.QueryKind;
 import io.chronix.bench.query.ResultTable;
 
+import java.net.URLEncoder;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 
 /** How one target is asked a query and how its answer is read. Implementations are immutable. */
 public interface QueryDialect {
@@ -27,4 +29,9 @@ public interface QueryDialect {
 
     /** Whether the rendered query orders its rows as the reference does (then the order is checked). */
     boolean ordersRows(QueryKind kind);
+
+    /** {@code text} as a URL query parameter's value: UTF-8, a space as {@code %20} (not {@code +}). */
+    static String parameter(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+    }
 }

@@ -5,9 +5,7 @@ import io.chronix.bench.query.QueryKind;
 import io.chronix.bench.query.ResultTable;
 
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -68,7 +66,7 @@ public final class QuestDbDialect implements QueryDialect {
 
     @Override
     public HttpRequest request(String text) {
-        URI uri = base.resolve("/exec?query=" + URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20"));
+        URI uri = base.resolve("/exec?query=" + QueryDialect.parameter(text));
         return HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
     }
 
