@@ -3,12 +3,19 @@ package io.chronix.api.config;
 import io.chronix.engine.error.DirectoryLockedException;
 import io.chronix.engine.io.DirectoryLock;
 
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * The service's data directory, locked for the life of the process so that two services never share
  * one. Layout: {@code LOCK}, {@code operator-token}, {@code postgres/} (embedded database),
- * {@code cold/} (filesystem cold tier), {@code namespaces/} (one engine directory per namespace id).
+ * {@code cold/} (filesystem cold tier), {@code namespaces/} (one engine directory per namespace id), {@code warm-up/} (while the query
+ * warm-up runs at startup).
  */
 public final class DataDirectory implements AutoCloseable {
 
@@ -50,6 +57,11 @@ public final class DataDirectory implements AutoCloseable {
         return root.resolve("namespaces");
     }
 
+    /** {@code warm-up/}: the query warm-up's private engine, present only while it runs. */
+    public Path warmUp() {
+        return root.resolve("warm-up");
+    }
+
     public Path operatorTokenFile() {
         return root.resolve("operator-token");
     }
@@ -57,5 +69,36 @@ public final class DataDirectory implements AutoCloseable {
     @Override
     public void close() {
         lock.close();
+    }
+
+    /** Deletes the directory and everything below it, without following symbolic links. */
+    public static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                if (e != null) {
+                    throw e;
+                }
+                Files.deleteIfExists(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
     }
 }

@@ -41,7 +41,7 @@ public record EngineProperties(
         @Min(0) @DefaultValue("0") int maintenanceThreads) {
 
     /** The engine configuration these defaults give a namespace without settings of its own. */
-    EngineConfig engineConfig() {
+    public EngineConfig engineConfig() {
         return NamespaceEngineSettings.NONE.apply(this);
     }
 

@@ -1,5 +1,6 @@
 package io.chronix.api.namespace;
 
+import io.chronix.api.config.DataDirectory;
 import io.chronix.engine.storage.NamespaceId;
 import io.chronix.engine.storage.SegmentPath;
 import io.chronix.engine.storage.StorageBackend;
@@ -11,12 +12,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 /**
@@ -62,7 +58,7 @@ public class NamespaceDataReaper {
             NamespaceId id = new NamespaceId(p.namespaceId());
             try {
                 listeners.forEach(l -> l.beforeDataRemoval(id));
-                deleteTree(locations.directory(id));
+                DataDirectory.deleteTree(locations.directory(id));
                 int objects = 0;
                 for (SegmentPath s : cold.list(id)) {
                     cold.delete(s);
@@ -77,36 +73,5 @@ public class NamespaceDataReaper {
             }
         }
         return removed;
-    }
-
-    /** Deletes the directory and everything below it, without following symbolic links. */
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.deleteIfExists(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE;
-                }
-                throw e;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                if (e != null) {
-                    throw e;
-                }
-                Files.deleteIfExists(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -8,6 +8,8 @@ import org.springframework.validation.annotation.Validated;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
+import java.time.Duration;
+
 /**
  * {@code chronix.query.*}: the shared SQL engine's limits.
  *
@@ -25,6 +27,10 @@ import jakarta.validation.constraints.NotNull;
  *                       than the processors; 0 reads on the request thread alone). A helper still
  *                       queued behind other queries' work when the request thread is done is
  *                       called off, so a busy pool never delays a scan
+ * @param warmUpQueries  queries the service runs over a private synthetic engine at startup, before
+ *                       it takes requests, so its first tenant queries do not pay for compiling the
+ *                       query path (default 2000; 0 turns the warm-up off): see {@link QueryWarmUp}
+ * @param warmUpTime     the warm-up stops at this time even with queries left (default 20s)
  */
 @Validated
 @ConfigurationProperties("chronix.query")
@@ -33,7 +39,9 @@ public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("1GB") @NotNull DataSize maxScanBytes,
                               @DefaultValue("4GB") @NotNull DataSize maxTotalBytes,
                               @DefaultValue("256MB") @NotNull DataSize recycledBytes,
-                              @DefaultValue("-1") @Min(-1) int scanHelpers) {
+                              @DefaultValue("-1") @Min(-1) int scanHelpers,
+                              @DefaultValue("2000") @Min(0) int warmUpQueries,
+                              @DefaultValue("20s") @NotNull Duration warmUpTime) {
 
     /** {@link #scanHelpers} with -1 resolved against this machine. */
     public int scanHelperThreads() {

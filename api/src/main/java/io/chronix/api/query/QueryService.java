@@ -126,18 +126,30 @@ public class QueryService implements AutoCloseable {
      */
     public long run(UUID tenantId, String tenantName, Namespace ns, String sql, ResultSink sink) throws IOException {
         Quotas quotas = directory.quotas(tenantId);
-        String nsTag = Long.toString(ns.id());
         AtomicInteger inFlight = running.computeIfAbsent(tenantId, k -> new AtomicInteger());
         if (inFlight.incrementAndGet() > quotas.maxConcurrentQueries()) {
             inFlight.decrementAndGet();
-            Counter.builder("chronix.query.rejections").tag("namespace", nsTag).register(meters).increment();
+            Counter.builder("chronix.query.rejections").tag("namespace", Long.toString(ns.id())).register(meters).increment();
             throw new QueryExceptions.TooManyQueries(tenantName, quotas.maxConcurrentQueries());
         }
+        try {
+            return execute(tenantName, Long.toString(ns.id()), quotas.queryTimeout(), () -> open(ns), sql, sink);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * The query itself, under a timeout and the scan-memory bound, recorded in the metrics under
+     * {@code nsTag}: what {@link #run} does once the tenant's concurrency allows it, and what the
+     * startup warm-up ({@link QueryWarmUp}) runs over its private engine.
+     */
+    long execute(String tenantName, String nsTag, Duration timeout, java.util.function.Supplier<NamespaceTables.Handle> tables,
+                 String sql, ResultSink sink) throws IOException {
         long started = System.nanoTime();
         String outcome = "error";
         AtomicBoolean timedOut = new AtomicBoolean();
         AtomicReference<SqlQuery> current = new AtomicReference<>();
-        Duration timeout = quotas.queryTimeout();
         ScheduledFuture<?> alarm = timer.schedule(() -> {
             timedOut.set(true);
             SqlQuery q = current.get();
@@ -145,7 +157,7 @@ public class QueryService implements AutoCloseable {
                 q.cancel();
             }
         }, timeout.toNanos(), TimeUnit.NANOSECONDS);
-        try (NamespaceTables.Handle handle = open(ns);
+        try (NamespaceTables.Handle handle = tables.get();
              BufferAllocator allocator = root.newChildAllocator("query-ns-" + nsTag, 0, properties.maxScanBytes().toBytes())) {
             SqlQuery q;
             try {
@@ -195,7 +207,6 @@ public class QueryService implements AutoCloseable {
             throw e;
         } finally {
             alarm.cancel(false);
-            inFlight.decrementAndGet();
             Timer.builder("chronix.query.requests").tag("namespace", nsTag).tag("outcome", outcome)
                     .publishPercentileHistogram().register(meters).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }

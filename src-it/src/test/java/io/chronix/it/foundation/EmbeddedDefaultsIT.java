@@ -37,6 +37,10 @@ class EmbeddedDefaultsIT {
             assertThat(me.body()).contains("\"kind\":\"operator\"");
             assertThat(data.resolve("postgres/PG_VERSION")).exists();
             assertThat(data.resolve("cold")).isDirectory();
+            // the query path ran before the port opened, over an engine of its own that is gone again
+            assertThat(first.output()).containsPattern("query path warmed up \\[queries=\\d+, rows=[1-9]\\d*, ms=\\d+]");
+            assertThat(data.resolve("warm-up")).doesNotExist();
+            assertThat(data.resolve("namespaces")).doesNotExist();
         }
 
         try (ServiceProcess second = ServiceProcess.start(data, List.of())) {

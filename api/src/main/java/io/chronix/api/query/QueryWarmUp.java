@@ -1,0 +1,236 @@
+package io.chronix.api.query;
+
+import io.chronix.api.config.DataDirectory;
+import io.chronix.api.engine.EngineProperties;
+import io.chronix.engine.Chronix;
+import io.chronix.engine.maintenance.MaintenanceScheduler;
+import io.chronix.engine.model.PointBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.stereotype.Component;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.IntFunction;
+
+/**
+ * Runs the query path before the service takes its first request, so that the first tenant
+ * queries after a start or a restart are not the ones the JIT compiles it on. On a fresh JVM the
+ * first few hundred queries cost several times what they cost later, most of it the compiler
+ * threads competing with the queries for the cores (the decoders, the Arrow hand-over, DuckDB's
+ * Java side and the result writers are all compiled on first use).
+ *
+ * <p>What it runs: a private engine in {@code <data>/warm-up} (never registered, so no tenant and
+ * no namespace can reach it; removed before and after) holding a few hours of synthetic points of
+ * one measurement, most of them flushed to segments and the newest in the memtable, then up to
+ * {@code chronix.query.warm-up-queries} queries of the shapes dashboards send (bucketed aggregates
+ * of one or a few series, aggregates grouped by bucket and tag, threshold filters, the newest row
+ * per series, the top buckets, counts, and plain DuckDB joins and windows) through {@link
+ * QueryService#execute}, answers written as JSON, CSV and Arrow to nowhere. It stops early at
+ * {@code chronix.query.warm-up-time}. Its queries are counted in the query metrics under namespace
+ * {@code warm-up}. It runs in {@link #afterSingletonsInstantiated}: before the web server starts,
+ * so until it is done the port does not answer. A failure is logged and startup goes on: the
+ * warm-up only ever saves time.
+ */
+@Component
+class QueryWarmUp implements SmartInitializingSingleton {
+
+    private static final Logger log = LoggerFactory.getLogger(QueryWarmUp.class);
+    static final String NAMESPACE_TAG = "warm-up";
+    private static final String MEASUREMENT = "machine";
+    private static final int HOSTS = 40;
+    private static final String[] FIELDS = {"user", "system", "idle", "nice", "iowait", "irq", "softirq", "steal", "guest", "requests"};
+    /** The first fields are integers, the rest floats. */
+    private static final int INTEGER_GAUGES = 5;
+    private static final Duration STEP = Duration.ofSeconds(10);
+    private static final Duration SPAN = Duration.ofHours(4);
+    private static final DateTimeFormatter PLAIN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
+
+    private final QueryService queries;
+    private final DataDirectory data;
+    private final EngineProperties engine;
+    private final MaintenanceScheduler scheduler;
+    private final QueryProperties properties;
+
+    QueryWarmUp(QueryService queries, DataDirectory data, EngineProperties engine, MaintenanceScheduler scheduler,
+                QueryProperties properties) {
+        this.queries = queries;
+        this.data = data;
+        this.engine = engine;
+        this.scheduler = scheduler;
+        this.properties = properties;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        if (properties.warmUpQueries() == 0 || properties.warmUpTime().isZero()) {
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            Report r = run(properties.warmUpQueries(), properties.warmUpTime());
+            log.info("query path warmed up [queries={}, rows={}, ms={}]", r.queries(), java.util.Arrays.stream(r.rowsByShape()).sum(),
+                    (System.nanoTime() - started) / 1_000_000);
+        } catch (IOException | RuntimeException e) {
+            log.warn("query warm-up failed; the first queries compile the query path instead", e);
+        }
+    }
+
+    /** What a warm-up ran: queries, and the rows answered by each shape (in {@link #shapes} order). */
+    record Report(int queries, long[] rowsByShape) {
+    }
+
+    /** Runs up to {@code max} queries, or until {@code budget} has passed. */
+    Report run(int max, Duration budget) throws IOException {
+        Path dir = data.warmUp();
+        DataDirectory.deleteTree(dir);
+        long deadline = System.nanoTime() + budget.toNanos();
+        try (Chronix c = Chronix.open(dir, engine.engineConfig(), scheduler)) {
+            long end = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)).toEpochMilli() * 1_000_000L;
+            long start = end - SPAN.toNanos();
+            fill(c, start, end - Duration.ofHours(1).toNanos());
+            c.flush();
+            fill(c, end - Duration.ofHours(1).toNanos(), end);
+            NamespaceTables.Handle handle = new NamespaceTables.Handle() {
+                @Override
+                public Chronix engine() {
+                    return c;
+                }
+
+                @Override
+                public void close() {
+                    // the warm-up holds its engine for the whole run
+                }
+            };
+            SplittableRandom random = new SplittableRandom(start);
+            List<IntFunction<String>> shapes = shapes(start, end, random);
+            ResultFormat[] formats = ResultFormat.values();
+            long[] rows = new long[shapes.size()];
+            int n = 0;
+            while (n < max && System.nanoTime() < deadline) {
+                int shape = n % shapes.size();
+                String sql = shapes.get(shape).apply(n);
+                // JSON mostly, as clients mostly ask for it; every format now and then
+                ResultFormat format = n % 10 == 9 ? formats[(n / 10) % formats.length] : ResultFormat.JSON;
+                rows[shape] += queries.execute(NAMESPACE_TAG, NAMESPACE_TAG, Duration.ofSeconds(30), () -> handle, sql,
+                        (q, result) -> format.write(result, OutputStream.nullOutputStream()));
+                n++;
+            }
+            return new Report(n, rows);
+        } finally {
+            DataDirectory.deleteTree(dir);
+        }
+    }
+
+    /**
+     * One point per host every {@link #STEP} in [from, to): five tags, then gauges as metrics are,
+     * random walks of whole numbers (integer fields) and of two decimals (float fields), a few
+     * absent now and then so NULLs are on the path too; one float of full precision and an integer
+     * counter, so each of the segment encodings and both numeric kinds are on the path.
+     */
+    private static void fill(Chronix c, long from, long to) {
+        SplittableRandom random = new SplittableRandom(from);
+        double[][] level = new double[HOSTS][FIELDS.length];
+        long[] counter = new long[HOSTS];
+        PointBatch.Builder b = PointBatch.builder();
+        int points = 0;
+        for (long t = from; t < to; t += STEP.toNanos()) {
+            for (int h = 0; h < HOSTS; h++) {
+                b.beginPoint(MEASUREMENT, t).tag("host", "host_" + h).tag("rack", "rack_" + (h % 4))
+                        .tag("region", "region_" + (h % 3)).tag("os", "os_" + (h % 2)).tag("service", "service_" + (h % 5));
+                for (int f = 0; f < FIELDS.length - 2; f++) {
+                    level[h][f] = Math.clamp(level[h][f] + random.nextDouble(-5, 5), 0, 100);
+                    if (random.nextInt(50) == 0) {
+                        continue;
+                    }
+                    if (f < INTEGER_GAUGES) {
+                        b.integerField(FIELDS[f], Math.round(level[h][f]));
+                    } else {
+                        b.floatField(FIELDS[f], Math.round(level[h][f] * 100) / 100.0);
+                    }
+                }
+                b.floatField(FIELDS[FIELDS.length - 2], random.nextDouble(0, 100));
+                counter[h] += random.nextLong(0, 1_000);
+                b.integerField(FIELDS[FIELDS.length - 1], counter[h]);
+                b.endPoint();
+                if (++points == 10_000) {
+                    c.write(b.build());
+                    b = PointBatch.builder();
+                    points = 0;
+                }
+            }
+        }
+        if (points > 0) {
+            c.write(b.build());
+        }
+    }
+
+    /** The query shapes, each a function of the query's number; hosts and windows drawn at random. */
+    private static List<IntFunction<String>> shapes(long start, long end, SplittableRandom random) {
+        return List.of(
+                n -> "SELECT time_bucket(INTERVAL '60 seconds', time) AS t, max(" + field(random) + ") AS m FROM " + MEASUREMENT
+                        + " WHERE host IN (" + hosts(random, 1) + ") AND " + window(random, start, end, Duration.ofHours(1))
+                        + " GROUP BY 1 ORDER BY 1",
+                n -> "SELECT date_bin(INTERVAL '1 minute', time) AS t, " + aggregates("max", random, 5) + " FROM " + MEASUREMENT
+                        + " WHERE host IN (" + hosts(random, 8) + ") AND " + window(random, start, end, Duration.ofHours(2))
+                        + " GROUP BY 1 ORDER BY 1",
+                n -> "SELECT time_bucket(INTERVAL '3600 seconds', time) AS t, host, " + aggregates("avg", random, 3) + " FROM " + MEASUREMENT
+                        + " WHERE " + window(random, start, end, Duration.ofHours(3)) + " GROUP BY 1, 2 ORDER BY 1, 2",
+                n -> "SELECT * FROM " + MEASUREMENT + " WHERE " + field(random) + " > 97.5 AND "
+                        + window(random, start, end, Duration.ofHours(1))
+                        + (n % 2 == 0 ? "" : " AND host IN (" + hosts(random, 1) + ")"),
+                n -> "SELECT DISTINCT ON (host) * FROM " + MEASUREMENT + " ORDER BY host, time DESC",
+                n -> "SELECT time_bucket(INTERVAL '60 seconds', time) AS t, max(" + field(random) + ") AS m FROM " + MEASUREMENT
+                        + " WHERE time < TIMESTAMP '" + timestamp(start + random.nextLong(end - start)) + "' GROUP BY 1 ORDER BY 1 DESC LIMIT 5",
+                n -> "SELECT count(*) AS n FROM " + MEASUREMENT,
+                n -> "SELECT rack, count(" + field(random) + ") AS n, max(requests) AS r FROM " + MEASUREMENT + " WHERE "
+                        + window(random, start, end, Duration.ofMinutes(30)) + " GROUP BY rack ORDER BY rack",
+                n -> "WITH a AS (SELECT host, max(time) AS t FROM " + MEASUREMENT + " WHERE host IN (" + hosts(random, 4) + ") GROUP BY host) "
+                        + "SELECT a.host, m." + field(random) + " FROM a JOIN " + MEASUREMENT + " m ON m.host = a.host AND m.time = a.t ORDER BY 1",
+                n -> "SELECT host, time, " + field(random) + ", row_number() OVER (PARTITION BY host ORDER BY time DESC) AS r FROM " + MEASUREMENT
+                        + " WHERE host IN (" + hosts(random, 2) + ") AND " + window(random, start, end, Duration.ofMinutes(10))
+                        + " QUALIFY r <= 3 ORDER BY host, time");
+    }
+
+    private static String field(SplittableRandom random) {
+        return FIELDS[random.nextInt(FIELDS.length - 1)];
+    }
+
+    private static String aggregates(String function, SplittableRandom random, int count) {
+        StringBuilder sb = new StringBuilder();
+        int first = random.nextInt(FIELDS.length - count);
+        for (int i = 0; i < count; i++) {
+            sb.append(i == 0 ? "" : ", ").append(function).append('(').append(FIELDS[first + i]).append(") AS ")
+                    .append(function).append('_').append(FIELDS[first + i]);
+        }
+        return sb.toString();
+    }
+
+    private static String hosts(SplittableRandom random, int count) {
+        StringBuilder sb = new StringBuilder();
+        int first = random.nextInt(HOSTS - count + 1);
+        for (int i = 0; i < count; i++) {
+            sb.append(i == 0 ? "'" : ", '").append("host_").append(first + i).append('\'');
+        }
+        return sb.toString();
+    }
+
+    private static String window(SplittableRandom random, long start, long end, Duration length) {
+        long from = start + random.nextLong(Math.max(1, end - start - length.toNanos()));
+        from -= Math.floorMod(from, 1_000_000_000L);
+        return "time >= TIMESTAMP '" + timestamp(from) + "' AND time < TIMESTAMP '" + timestamp(from + length.toNanos()) + "'";
+    }
+
+    private static String timestamp(long nanos) {
+        return PLAIN.format(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L)));
+    }
+}
