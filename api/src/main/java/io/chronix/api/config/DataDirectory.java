@@ -14,8 +14,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 /**
  * The service's data directory, locked for the life of the process so that two services never share
  * one. Layout: {@code LOCK}, {@code operator-token}, {@code postgres/} (embedded database),
- * {@code cold/} (filesystem cold tier), {@code namespaces/} (one engine directory per namespace id), {@code warm-up/} (while the query
- * warm-up runs at startup).
+ * {@code cold/} (filesystem cold tier), {@code namespaces/} (one engine directory per namespace id),
+ * {@code warm-up/} (only while the query warm-up runs at startup).
  */
 public final class DataDirectory implements AutoCloseable {
 

@@ -126,14 +126,15 @@ public class QueryService implements AutoCloseable {
      */
     public long run(UUID tenantId, String tenantName, Namespace ns, String sql, ResultSink sink) throws IOException {
         Quotas quotas = directory.quotas(tenantId);
+        String nsTag = Long.toString(ns.id());
         AtomicInteger inFlight = running.computeIfAbsent(tenantId, k -> new AtomicInteger());
         if (inFlight.incrementAndGet() > quotas.maxConcurrentQueries()) {
             inFlight.decrementAndGet();
-            Counter.builder("chronix.query.rejections").tag("namespace", Long.toString(ns.id())).register(meters).increment();
+            Counter.builder("chronix.query.rejections").tag("namespace", nsTag).register(meters).increment();
             throw new QueryExceptions.TooManyQueries(tenantName, quotas.maxConcurrentQueries());
         }
         try {
-            return execute(tenantName, Long.toString(ns.id()), quotas.queryTimeout(), () -> open(ns), sql, sink);
+            return execute(tenantName, nsTag, quotas.queryTimeout(), () -> open(ns), sql, sink);
         } finally {
             inFlight.decrementAndGet();
         }

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
@@ -78,7 +79,7 @@ class QueryWarmUp implements SmartInitializingSingleton {
         long started = System.nanoTime();
         try {
             Report r = run(properties.warmUpQueries(), properties.warmUpTime());
-            log.info("query path warmed up [queries={}, rows={}, ms={}]", r.queries(), java.util.Arrays.stream(r.rowsByShape()).sum(),
+            log.info("query path warmed up [queries={}, rows={}, ms={}]", r.queries(), Arrays.stream(r.rowsByShape()).sum(),
                     (System.nanoTime() - started) / 1_000_000);
         } catch (IOException | RuntimeException e) {
             log.warn("query warm-up failed; the first queries compile the query path instead", e);
@@ -97,9 +98,10 @@ class QueryWarmUp implements SmartInitializingSingleton {
         try (Chronix c = Chronix.open(dir, engine.engineConfig(), scheduler)) {
             long end = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)).toEpochMilli() * 1_000_000L;
             long start = end - SPAN.toNanos();
-            fill(c, start, end - Duration.ofHours(1).toNanos());
+            long memtableFrom = end - Duration.ofHours(1).toNanos();
+            fill(c, start, memtableFrom);
             c.flush();
-            fill(c, end - Duration.ofHours(1).toNanos(), end);
+            fill(c, memtableFrom, end);
             NamespaceTables.Handle handle = new NamespaceTables.Handle() {
                 @Override
                 public Chronix engine() {
