@@ -181,9 +181,12 @@ final class JsonBytes {
         }
     }
 
-    void flush() throws IOException {
+    /**
+     * Writes what is buffered to the stream and leaves the stream unflushed: its owner ends the
+     * answer (see {@link ResultFormat#write}).
+     */
+    void finish() throws IOException {
         writeOut();
-        out.flush();
     }
 
     private void room(int n) throws IOException {

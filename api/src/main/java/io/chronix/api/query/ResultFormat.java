@@ -80,7 +80,13 @@ enum ResultFormat {
         return null;
     }
 
-    /** Writes the whole result; returns the number of rows written. */
+    /**
+     * Writes the whole result to {@code out} and returns the number of rows written. Leaves
+     * {@code out} unflushed: its owner ends the answer. A servlet stream closed without a flush
+     * sends an answer that fits its buffer in one write with a {@code Content-Length}; a flush
+     * first would commit it as a chunk and send the closing chunk in a second write (measured on a
+     * one-host query: a tenth of the request thread's time in the two socket writes).
+     */
     long write(ArrowReader reader, OutputStream out) throws IOException {
         // ENUM columns arrive dictionary-encoded: every format writes their values, not their indices
         ArrowReader answer = DictionaryDecodingReader.decoding(reader);
@@ -132,12 +138,13 @@ enum ResultFormat {
             }
         }
         w.ascii("]}");
-        w.flush();
+        w.finish();
         return rows;
     }
 
     private static long writeCsv(ArrowReader reader, OutputStream out) throws IOException {
-        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        // the writer's flush would reach out: it goes through a stream that keeps flushes to itself
+        Writer w = new BufferedWriter(new OutputStreamWriter(unflushed(out), StandardCharsets.UTF_8), 1 << 16);
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         List<Field> fields = root.getSchema().getFields();
         for (int c = 0; c < fields.size(); c++) {
@@ -179,8 +186,21 @@ enum ResultFormat {
             }
             writer.end();
         }
-        out.flush();
         return rows;
+    }
+
+    /** {@code out} with flushes dropped (writes pass straight through). */
+    private static OutputStream unflushed(OutputStream out) {
+        return new java.io.FilterOutputStream(out) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void flush() {
+            }
+        };
     }
 
     /** The SQL type name of a result column, in DuckDB's spelling. */

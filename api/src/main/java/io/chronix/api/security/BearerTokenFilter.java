@@ -42,10 +42,7 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        Optional<Authentication> auth = resolvers.stream()
-                .map(r -> r.resolve(credential.get()))
-                .flatMap(Optional::stream)
-                .findFirst();
+        Optional<Authentication> auth = resolve(credential.get());
         if (auth.isEmpty()) {
             response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"");
             problems.write(response, Problems.of(HttpStatus.UNAUTHORIZED, "invalid-credentials", "Unauthorized",
@@ -60,6 +57,25 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
         } finally {
             contexts.clearContext();
         }
+    }
+
+    /**
+     * What the request's credential authenticates, as this filter decides it: empty when the request
+     * brings none or one no resolver recognises. For a path that answers a request outside the
+     * chains ({@code io.chronix.api.query.DirectQueryFilter}) and hands every other case to them.
+     */
+    public Optional<Authentication> authenticate(HttpServletRequest request) {
+        return credential(request.getHeader(HttpHeaders.AUTHORIZATION)).flatMap(this::resolve);
+    }
+
+    private Optional<Authentication> resolve(String credential) {
+        for (CredentialResolver r : resolvers) {
+            Optional<Authentication> a = r.resolve(credential);
+            if (a.isPresent()) {
+                return a;
+            }
+        }
+        return Optional.empty();
     }
 
     /** The credential of a {@code Bearer} or {@code Token} authorization header, if there is one. */

@@ -65,7 +65,7 @@ class ResultFormatTest {
             w.ascii(',');
             expected.append(v).append(',');
         }
-        w.flush();
+        w.finish();
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo(expected.toString());
     }
 
@@ -96,7 +96,7 @@ class ResultFormatTest {
             w.string(s);
             ResultFormat.jsonString(writer, s);
         }
-        w.flush();
+        w.finish();
         writer.flush();
         assertThat(fast.toByteArray()).isEqualTo(slow.toByteArray());
     }
@@ -176,7 +176,7 @@ class ResultFormatTest {
                 }
                 ResultFormat.jsonString(writer, new String(cells.get(i), StandardCharsets.UTF_8));
             }
-            w.flush();
+            w.finish();
             writer.flush();
         }
         return new Printed(fast.toByteArray(), slow.toByteArray());

@@ -88,6 +88,7 @@ class QueryIT {
             assertThat(bCount.get("rows").get(0).get(0).asLong()).as("tenant b's point is not in tenant a's m").isZero();
             assertThat(c.send("GET", "/api/v1/namespaces/nope/query?sql=SELECT%201", "Bearer " + s.reader(), null, null).statusCode())
                     .isEqualTo(404);
+            getAndPostAnswerAlike(c, s);
         } // clean stop: flush and close
         try (ServiceProcess service = ServiceProcess.start(data, args(services))) {
             WriteClient c = new WriteClient(service);
@@ -155,6 +156,48 @@ class QueryIT {
         JsonNode last = WriteClient.body(c.send("GET", "/api/v1/namespaces/m/last?measurement=cpu&tag.host=a", "Bearer " + s.reader(), null, null));
         assertThat(last.get("rows")).as(when).hasSize(1);
         assertThat(last.get("rows").get(0).toString()).as(when).endsWith(",null,\"a\",null,9.5]");
+    }
+
+    /**
+     * A tenant's GET is answered outside the dispatcher (DirectQueryFilter), a POST through it: for
+     * answers and for every error, the same status, body and headers (all but the date and framing).
+     */
+    private void getAndPostAnswerAlike(WriteClient c, Setup s) throws Exception {
+        String sum = "SELECT host, count(*) AS n FROM cpu GROUP BY host ORDER BY host";
+        List<List<String>> cases = List.of(
+                List.of("Bearer " + s.reader(), "m", sum, "application/json", "200"),
+                List.of("Bearer " + s.reader(), "m", sum, "text/csv", "200"),
+                List.of("Token " + s.reader(), "m", sum, "application/vnd.apache.arrow.stream", "200"),
+                List.of("Bearer " + s.reader(), "m", "SELECT host FROM cpu WHERE", "application/json", "400"),
+                List.of("Bearer " + s.reader(), "m", "SELECT * FROM  mem", "application/json", "400"),
+                List.of("Bearer " + s.reader(), "m", " ", "application/json", "400"),
+                List.of("Bearer " + s.reader(), "m", "SELECT 1", "image/png", "406"),
+                List.of("Bearer " + s.writer(), "m", "SELECT 1", "application/json", "403"),
+                List.of("Bearer " + s.reader(), "other", "SELECT 1", "application/json", "403"),
+                List.of("Bearer " + s.reader(), "nope", "SELECT 1", "application/json", "404"),
+                List.of("Bearer " + OPERATOR, "m", "SELECT 1", "application/json", "403"),
+                List.of("Bearer not-a-token", "m", "SELECT 1", "application/json", "401"));
+        java.util.Set<String> framing = java.util.Set.of("date", "content-length", "transfer-encoding", "connection", "keep-alive");
+        for (List<String> k : cases) {
+            String path = "/api/v1/namespaces/" + k.get(1) + "/query";
+            HttpResponse<String> get = c.send("GET", path + "?sql=" + URLEncoder.encode(k.get(2), StandardCharsets.UTF_8),
+                    k.get(0), null, null, "Accept", k.get(3));
+            HttpResponse<String> post = c.send("POST", path, k.get(0), "application/json",
+                    tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsBytes(java.util.Map.of("sql", k.get(2))),
+                    "Accept", k.get(3));
+            String what = k.subList(1, 5).toString();
+            assertThat(get.statusCode()).as(what + " " + get.body()).isEqualTo(Integer.parseInt(k.get(4)));
+            assertThat(post.statusCode()).as(what).isEqualTo(get.statusCode());
+            assertThat(get.body()).as(what).isEqualTo(post.body());
+            java.util.Map<String, List<String>> getHeaders = new java.util.TreeMap<>(get.headers().map());
+            java.util.Map<String, List<String>> postHeaders = new java.util.TreeMap<>(post.headers().map());
+            getHeaders.keySet().removeIf(framing::contains);
+            postHeaders.keySet().removeIf(framing::contains);
+            assertThat(getHeaders).as(what).isEqualTo(postHeaders);
+            if (get.statusCode() == 200) {
+                assertThat(getHeaders).as(what).containsKeys("x-content-type-options", "x-frame-options", "cache-control", "x-chronix-scan");
+            }
+        }
     }
 
     private static HttpResponse<String> query(WriteClient c, String token, String ns, String sql, String accept) throws Exception {
