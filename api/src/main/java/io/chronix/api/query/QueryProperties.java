@@ -29,7 +29,7 @@ import java.time.Duration;
  *                       called off, so a busy pool never delays a scan
  * @param warmUpQueries  queries the service runs over a private synthetic engine at startup, before
  *                       it takes requests, so its first tenant queries do not pay for compiling the
- *                       query path (default 2000; 0 turns the warm-up off): see {@link QueryWarmUp}
+ *                       query path (default 4000; 0 turns the warm-up off): see {@link QueryWarmUp}
  * @param warmUpTime     the warm-up stops at this time even with queries left (default 20s)
  */
 @Validated
@@ -40,7 +40,7 @@ public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("4GB") @NotNull DataSize maxTotalBytes,
                               @DefaultValue("256MB") @NotNull DataSize recycledBytes,
                               @DefaultValue("-1") @Min(-1) int scanHelpers,
-                              @DefaultValue("2000") @Min(0) int warmUpQueries,
+                              @DefaultValue("4000") @Min(0) int warmUpQueries,
                               @DefaultValue("20s") @NotNull Duration warmUpTime) {
 
     /** {@link #scanHelpers} with -1 resolved against this machine. */
