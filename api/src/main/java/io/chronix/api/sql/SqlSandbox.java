@@ -135,6 +135,8 @@ public final class SqlSandbox implements AutoCloseable {
     private volatile boolean closed;
     /** Statements {@link #serialize(int, String)} answered from a template's tree. */
     private final java.util.concurrent.atomic.LongAdder templated = new java.util.concurrent.atomic.LongAdder();
+    /** Analyses of the statements parsed here, per scope and text ({@link SqlQuery#prepare}). */
+    final AnalysisCache analyses = new AnalysisCache();
 
     private record Parser(DuckDBConnection connection, PreparedStatement statement) {
         void close() {
@@ -288,6 +290,11 @@ public final class SqlSandbox implements AutoCloseable {
     /** Statements {@link #serialize(int, String)} answered from a template's tree ({@link ParseTemplate}). */
     public long templatedParses() {
         return templated.sum();
+    }
+
+    /** Statement analyses answered from one kept for the same text in the same scope ({@link AnalysisCache}). */
+    public long reusedAnalyses() {
+        return analyses.reused();
     }
 
     /** Hits and misses of {@link #serialize(int, String)}'s cache. */

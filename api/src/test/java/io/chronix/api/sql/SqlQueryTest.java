@@ -35,6 +35,36 @@ class SqlQueryTest {
     }
 
     @Test
+    void aStatementAskedAgainReusesItsAnalysisWhileTheSchemasItReadHold() {
+        String sql = "SELECT host, max(usage) AS m FROM cpu WHERE host IN ('a', 'b') AND time >= TIMESTAMP '2026-01-01 00:00:00' GROUP BY 1 ORDER BY 1";
+        long before = f.sandbox.reusedAnalyses();
+        assertThat(f.rows(sql)).containsExactly("a|2.0", "b|10.0");
+        assertThat(f.rows(sql)).containsExactly("a|2.0", "b|10.0");
+        assertThat(f.sandbox.reusedAnalyses()).as("the second asking").isEqualTo(before + 1);
+
+        // a new field of cpu: analysed again, and the answer sees it
+        String all = "SELECT * FROM cpu WHERE host = 'a' ORDER BY time";
+        assertThat(f.rows(all)).hasSize(2);
+        f.write(b -> b.beginPoint("cpu", T0 + 2 * SECOND).tag("host", "a").floatField("usage", 3.0).integerField("extra", 9).endPoint());
+        long kept = f.sandbox.reusedAnalyses();
+        assertThat(f.rows(all)).as("the new column and row").hasSize(3).last().asString().contains("|9|");
+        assertThat(f.sandbox.reusedAnalyses()).as("the kept analysis no longer held").isEqualTo(kept);
+        assertThat(f.rows(all)).hasSize(3);
+        assertThat(f.sandbox.reusedAnalyses()).isEqualTo(kept + 1);
+
+        // a new measurement: every kept analysis of the namespace is checked against the new names
+        f.write(b -> b.beginPoint("disk", T0).tag("host", "a").floatField("used", 1.0).endPoint());
+        assertThat(f.rows(sql)).containsExactly("a|3.0", "b|10.0");
+        assertThat(f.sandbox.reusedAnalyses()).isEqualTo(kept + 1);
+
+        // a literal whose value could depend on when it is cast is never kept
+        String epoch = "SELECT count(*) FROM cpu WHERE time >= TIMESTAMP 'epoch'";
+        assertThat(f.rows(epoch)).containsExactly("5");
+        assertThat(f.rows(epoch)).containsExactly("5");
+        assertThat(f.sandbox.reusedAnalyses()).isEqualTo(kept + 1);
+    }
+
+    @Test
     void aggregatesSeeNullsAsAbsent() {
         assertThat(f.rows("SELECT host, count(*), count(usage), avg(usage), count(n), sum(n) FROM cpu GROUP BY host ORDER BY host"))
                 .containsExactly("a|2|2|1.5|1|1", "b|2|1|10.0|2|5");
