@@ -198,7 +198,7 @@ final class LastPointReader {
      */
     List<Latest> ofAll(SeriesRef[] inOrder, MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator,
             ScanStatistics.Counter stats) {
-        List<Column> tagColumns = ms.tags();
+        String[] tagNames = ms.tags().stream().map(Column::name).toArray(String[]::new);
         List<Latest> out = new ArrayList<>(inOrder.length);
         for (SeriesRef ref : inOrder) {
             if (!ref.isLive() || !TagPredicate.allHold(predicates, ref)) {
@@ -207,9 +207,14 @@ final class LastPointReader {
             LastValue.Snapshot p = snapshotOf(ref, ms, allocator, stats);
             if (p != null) {
                 stats.rowAnswered();
-                String[] tags = new String[tagColumns.size()];
-                for (int t = 0; t < tags.length; t++) {
-                    tags[t] = ref.tag(tagColumns.get(t).name());
+                String[] tags = new String[tagNames.length];
+                // the schema's tags and the series' are both in name order: each found where the last ended
+                for (int t = 0, from = 0; t < tags.length; t++) {
+                    int i = ref.indexOfTag(tagNames[t], from);
+                    if (i >= 0) {
+                        tags[t] = ref.tagValue(i);
+                        from = i + 1 == ref.tagCount() ? 0 : i + 1;
+                    }
                 }
                 out.add(new Latest(tags, p));
             }

@@ -84,13 +84,18 @@ class QueryWarmUpTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(120) // a warm-up that did not stop would run its queries for hours
     void stopsAtItsTimeBudget() throws Exception {
         long started = System.nanoTime();
-        QueryWarmUp.Report r = warmUp(2000, Duration.ofSeconds(20)).run(Integer.MAX_VALUE, Duration.ofMillis(300));
+        assertThat(warmUp(2000, Duration.ofSeconds(20)).run(0, Duration.ofMinutes(1)).queries()).isZero();
+        Duration fillAlone = Duration.ofNanos(System.nanoTime() - started);
 
-        assertThat(r.queries()).isPositive().isLessThan(Integer.MAX_VALUE);
-        // filling the engine comes before the budget is checked; the queries stop at it
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(60));
+        started = System.nanoTime();
+        QueryWarmUp.Report r = warmUp(2000, Duration.ofSeconds(20)).run(Integer.MAX_VALUE, Duration.ofMillis(300));
+        // the budget counts from the start, filling the engine included (on a busy machine the fill
+        // alone can spend it, and then no query runs): the run ends about a fill and the budget later
+        assertThat(r.queries()).isLessThan(Integer.MAX_VALUE);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(fillAlone.multipliedBy(3).plusSeconds(10));
         assertThat(data.warmUp()).doesNotExist();
     }
 

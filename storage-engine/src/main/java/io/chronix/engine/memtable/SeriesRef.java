@@ -51,6 +51,22 @@ public final class SeriesRef implements Comparable<SeriesRef> {
         return tagValues[i];
     }
 
+    /**
+     * The index of tag {@code key} ({@link #tagValue}), or -1: searched from {@code from} on, then
+     * from the start, so a caller asking for tags in the series' own (sorted) order finds each
+     * where the last one ended.
+     */
+    public int indexOfTag(String key, int from) {
+        int n = tagKeys.length;
+        for (int k = 0; k < n; k++) {
+            int i = from + k < n ? from + k : from + k - n;
+            if (tagKeys[i].equals(key)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The value of tag {@code key}, or {@code null} if the series has no such tag. */
     public String tag(String key) {
         for (int i = 0; i < tagKeys.length; i++) {
