@@ -3,11 +3,13 @@ package io.chronix.api.query;
 import io.chronix.api.config.DataDirectory;
 import io.chronix.api.engine.EngineProperties;
 import io.chronix.engine.Chronix;
+import io.chronix.engine.EngineConfig;
+import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.chronix.engine.model.PointBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 import java.io.BufferedOutputStream;
@@ -40,14 +42,17 @@ import java.util.function.IntFunction;
  * per series, the top buckets, counts, and plain DuckDB joins and windows) through {@link
  * QueryService#execute}, every other one a one-series aggregate, answers written as JSON, CSV and
  * Arrow to streams of three classes and kept nowhere; a quarter of the hosts' timestamps are whole
- * seconds, the others carry milliseconds, microseconds or nanoseconds. It stops early at
+ * seconds, the others carry milliseconds, microseconds or nanoseconds. The engine has a small block
+ * cache of its own and is closed and opened again a few times early on, so that the cold paths
+ * (blocks not cached, segments not open, the memtable replayed from the WAL) are in the profile the
+ * JIT compiles from, not only the warm ones. It stops early at
  * {@code chronix.query.warm-up-time}. Its queries are counted in the query metrics under namespace
- * {@code warm-up}. It runs in {@link #afterSingletonsInstantiated}: before the web server starts,
+ * {@code warm-up}. It runs in {@link #start}: before the web server starts,
  * so until it is done the port does not answer. A failure is logged and startup goes on: the
  * warm-up only ever saves time.
  */
 @Component
-class QueryWarmUp implements SmartInitializingSingleton {
+class QueryWarmUp implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(QueryWarmUp.class);
     static final String NAMESPACE_TAG = "warm-up";
@@ -57,6 +62,10 @@ class QueryWarmUp implements SmartInitializingSingleton {
     /** The first fields are integers, the rest floats. */
     private static final int INTEGER_GAUGES = 5;
     private static final Duration STEP = Duration.ofSeconds(10);
+    /** The warm-up engine's block cache: a fraction of its blocks, so queries both hit and miss. */
+    private static final long BLOCK_CACHE_BYTES = 1L << 20;
+    /** The engine is closed and opened again before these queries (see {@link #run}). */
+    private static final java.util.Set<Integer> REOPEN_BEFORE = java.util.Set.of(100, 400, 1000, 2000);
     private static final Duration SPAN = Duration.ofHours(4);
     private static final DateTimeFormatter PLAIN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
 
@@ -75,8 +84,35 @@ class QueryWarmUp implements SmartInitializingSingleton {
         this.properties = properties;
     }
 
+    /**
+     * Just before the web server's start ({@code WebServerStartStopLifecycle}'s phase, {@code
+     * Integer.MAX_VALUE - 2048}): after every singleton is initialised, the meter binders too. Run
+     * earlier (as a {@code SmartInitializingSingleton}, first), its compiled code was thrown away
+     * when Micrometer then added its Logback turbo filter: every method that had inlined a logging
+     * check, the JSON writer among them, was recompiled by the first real queries.
+     */
+    static final int PHASE = Integer.MAX_VALUE - 2048 - 1;
+
+    private volatile boolean running;
+
     @Override
-    public void afterSingletonsInstantiated() {
+    public int getPhase() {
+        return PHASE;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+    }
+
+    @Override
+    public void start() {
+        running = true;
         if (properties.warmUpQueries() == 0 || properties.warmUpTime().isZero()) {
             return;
         }
@@ -99,7 +135,13 @@ class QueryWarmUp implements SmartInitializingSingleton {
         Path dir = data.warmUp();
         DataDirectory.deleteTree(dir);
         long deadline = System.nanoTime() + budget.toNanos();
-        try (Chronix c = Chronix.open(dir, engine.engineConfig(), scheduler)) {
+        // its own small block cache: its queries miss as well as hit (code compiled on hits alone
+        // is thrown away at a real query's first miss), and the namespaces' shared cache gets none
+        // of its blocks
+        EngineConfig config = engine.engineConfig().withBlockCache(BlockCache.create(BLOCK_CACHE_BYTES));
+        Chronix[] current = {Chronix.open(dir, config, scheduler)};
+        try {
+            Chronix c = current[0];
             long end = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1)).toEpochMilli() * 1_000_000L;
             long start = end - SPAN.toNanos();
             long memtableFrom = end - Duration.ofHours(1).toNanos();
@@ -109,7 +151,7 @@ class QueryWarmUp implements SmartInitializingSingleton {
             NamespaceTables.Handle handle = new NamespaceTables.Handle() {
                 @Override
                 public Chronix engine() {
-                    return c;
+                    return current[0];
                 }
 
                 @Override
@@ -127,6 +169,13 @@ class QueryWarmUp implements SmartInitializingSingleton {
             ByteArrayOutputStream kept = new ByteArrayOutputStream();
             List<OutputStream> sinks = List.of(OutputStream.nullOutputStream(), kept, new BufferedOutputStream(OutputStream.nullOutputStream()));
             while (n < max && System.nanoTime() < deadline) {
+                if (REOPEN_BEFORE.contains(n)) {
+                    // segments not open yet, series indexes not loaded, the memtable from the WAL:
+                    // the first queries after a start or a flush take those paths, so these do too
+                    current[0].close();
+                    current[0] = null;
+                    current[0] = Chronix.open(dir, config, scheduler);
+                }
                 // every other query the one-series aggregate: the shape dashboards send most, and the
                 // cheapest, so the per-query path reaches the invocation counts the JIT optimises at
                 int shape = n % 2 == 1 ? 0 : (n / 2) % shapes.size();
@@ -141,6 +190,9 @@ class QueryWarmUp implements SmartInitializingSingleton {
             }
             return new Report(n, rows);
         } finally {
+            if (current[0] != null) {
+                current[0].close();
+            }
             DataDirectory.deleteTree(dir);
         }
     }

@@ -84,6 +84,20 @@ class QueryWarmUpTest {
     }
 
     @Test
+    void answersAlikeAcrossTheReopensOfItsEngine() throws Exception {
+        // reopened before queries 100 and 400: the same shapes answer the same data after each
+        QueryWarmUp.Report r = warmUp(2000, Duration.ofSeconds(20)).run(420, Duration.ofMinutes(2));
+
+        assertThat(r.queries()).isEqualTo(420);
+        for (int i = 0; i < r.rowsByShape().length; i++) {
+            assertThat(r.rowsByShape()[i]).as("rows of shape %d", i).isPositive();
+        }
+        Timer failed = meters.find("chronix.query.requests").tag("namespace", QueryWarmUp.NAMESPACE_TAG).tag("outcome", "error").timer();
+        assertThat(failed == null ? 0 : failed.count()).as("no query failed").isZero();
+        assertThat(data.warmUp()).doesNotExist();
+    }
+
+    @Test
     @org.junit.jupiter.api.Timeout(120) // a warm-up that did not stop would run its queries for hours
     void stopsAtItsTimeBudget() throws Exception {
         long started = System.nanoTime();
@@ -113,8 +127,8 @@ class QueryWarmUpTest {
 
     @Test
     void offRunsNothing() {
-        warmUp(0, Duration.ofSeconds(20)).afterSingletonsInstantiated();
-        warmUp(2000, Duration.ZERO).afterSingletonsInstantiated();
+        warmUp(0, Duration.ofSeconds(20)).start();
+        warmUp(2000, Duration.ZERO).start();
 
         assertThat(data.warmUp()).doesNotExist();
         assertThat(meters.find("chronix.query.requests").timer()).isNull();
@@ -124,7 +138,7 @@ class QueryWarmUpTest {
     void aFailureIsLoggedAndStartupGoesOn() {
         sandbox.close(); // every query now fails
 
-        warmUp(10, Duration.ofSeconds(20)).afterSingletonsInstantiated();
+        warmUp(10, Duration.ofSeconds(20)).start();
 
         assertThat(meters.find("chronix.query.requests").tag("namespace", QueryWarmUp.NAMESPACE_TAG).timers())
                 .as("it stops at the first failure").singleElement()
