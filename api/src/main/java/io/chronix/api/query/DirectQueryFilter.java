@@ -38,10 +38,10 @@ import java.util.regex.Pattern;
  * web stack: a servlet filter that authenticates the token as the security chain does ({@link
  * BearerTokenFilter#authenticate}), writes the chain's security headers, and calls the controller's
  * own handler ({@link QueryController#query}); an exception is answered by the same
- * {@code @ExceptionHandler} methods the dispatcher would use (its exception resolvers, in its order). What it skips is what a small query cannot afford: a dozen security filters and the
- * dispatcher's mapping, argument resolution and reflection — measured on a warm service at about
- * a quarter of a one-host query's request-thread CPU, and as much again of the JIT's work while the
- * service warms up.
+ * {@code @ExceptionHandler} methods the dispatcher would use (its exception resolvers, in its
+ * order). What it skips is what a small query cannot afford: a dozen security filters and the
+ * dispatcher's mapping, argument resolution and reflection (measured on a warm service, one-series
+ * query: median 0.77 → 0.67 ms, server CPU per query 1.12 → 0.94 ms).
  *
  * <p>It takes only what it can answer exactly as the dispatcher would, and passes everything else
  * down the chain untouched: another method (POST with its JSON body, HEAD), a path that is not
