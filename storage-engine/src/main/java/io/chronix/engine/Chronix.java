@@ -963,8 +963,9 @@ public final class Chronix implements AutoCloseable {
      * About how many rows reading {@code settled} for {@code request} decodes: each segment's row
      * count times the share of its time span the range covers, times the share of the
      * measurement's series the tag predicates keep (counted over about {@link #SELECTIVITY_SAMPLE}
-     * evenly spaced series when there are at most {@link #SELECTIVITY_MAX_SERIES}, else taken as one). It only decides whether helpers are worth
-     * waking, so a rough figure is enough; it never changes what is read.
+     * evenly spaced series when there are at most {@link #SELECTIVITY_MAX_SERIES}, else taken as
+     * one). It only decides whether helpers are worth waking, so a rough figure is enough; it never
+     * changes what is read.
      */
     private long estimatedRows(List<SegmentEntry> settled, ScanRequest request, long enough) {
         double rows = 0;

@@ -29,6 +29,7 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.ModelAndView;
 
 import java.io.IOException;
+import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -139,17 +140,6 @@ final class DirectQueryFilter implements Filter {
     }
 
     private static String joined(Enumeration<String> values) {
-        if (values == null || !values.hasMoreElements()) {
-            return null;
-        }
-        String first = values.nextElement();
-        if (!values.hasMoreElements()) {
-            return first;
-        }
-        StringBuilder sb = new StringBuilder(first);
-        while (values.hasMoreElements()) {
-            sb.append(',').append(values.nextElement());
-        }
-        return sb.toString();
+        return values == null || !values.hasMoreElements() ? null : String.join(",", Collections.list(values));
     }
 }

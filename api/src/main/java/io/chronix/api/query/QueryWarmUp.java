@@ -172,8 +172,7 @@ class QueryWarmUp implements SmartLifecycle {
                 if (REOPEN_BEFORE.contains(n)) {
                     // segments not open yet, series indexes not loaded, the memtable from the WAL:
                     // the first queries after a start or a flush take those paths, so these do too
-                    current[0].close();
-                    current[0] = null;
+                    current[0].close(); // closing twice is harmless: the finally below may, if this open fails
                     current[0] = Chronix.open(dir, config, scheduler);
                 }
                 // every other query the one-series aggregate: the shape dashboards send most, and the
@@ -190,9 +189,7 @@ class QueryWarmUp implements SmartLifecycle {
             }
             return new Report(n, rows);
         } finally {
-            if (current[0] != null) {
-                current[0].close();
-            }
+            current[0].close();
             DataDirectory.deleteTree(dir);
         }
     }

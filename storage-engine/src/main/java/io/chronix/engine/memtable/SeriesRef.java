@@ -69,12 +69,8 @@ public final class SeriesRef implements Comparable<SeriesRef> {
 
     /** The value of tag {@code key}, or {@code null} if the series has no such tag. */
     public String tag(String key) {
-        for (int i = 0; i < tagKeys.length; i++) {
-            if (tagKeys[i].equals(key)) {
-                return tagValues[i];
-            }
-        }
-        return null;
+        int i = indexOfTag(key, 0);
+        return i < 0 ? null : tagValues[i];
     }
 
     /** Whether the series counts towards the engine's cardinality (it holds data somewhere). */
