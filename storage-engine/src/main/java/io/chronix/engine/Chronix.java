@@ -1103,27 +1103,17 @@ public final class Chronix implements AutoCloseable {
             return new ScanResult(MeasurementSchema.toArrow(List.of(Column.time())), List.of());
         }
         MeasurementSchema ms = found.get();
+        List<Column> tagColumns = ms.tags();
+        List<String> order = new ArrayList<>();
+        for (String t : orderTags) {
+            ms.column(t).filter(tagColumns::contains).ifPresent(c -> order.add(c.name()));
+        }
         List<LastPointReader.Latest> rows = new ArrayList<>();
         ScanStatistics.Counter stats = new ScanStatistics.Counter();
-        for (LastPointReader.Latest p : latest(ms, request.tags(), allocator, stats)) {
+        for (LastPointReader.Latest p : latest(ms, request.tags(), order, allocator, stats)) {
             if (p.point().timestamp() >= request.from() && p.point().timestamp() <= request.to()) {
                 rows.add(p);
             }
-        }
-        List<Column> tagColumns = ms.tags();
-        int[] order = orderTags.stream().mapToInt(t -> tagColumns.indexOf(ms.column(t).orElse(null))).filter(i -> i >= 0).toArray();
-        if (order.length > 0) {
-            rows.sort((x, y) -> { // stable: equal values keep canonical order
-                for (int t : order) {
-                    String a = x.tags()[t];
-                    String b = y.tags()[t];
-                    int c = a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b);
-                    if (c != 0) {
-                        return c;
-                    }
-                }
-                return 0;
-            });
         }
         return LatestBatch.of(ms, outputColumns(ms, request), rows, schema, allocator, stats.snapshot());
     }
@@ -1140,22 +1130,39 @@ public final class Chronix implements AutoCloseable {
             return List.of();
         }
         List<SeriesLastPoint> out = new ArrayList<>();
-        for (LastPointReader.Latest p : latest(found.get(), predicates, allocator, new ScanStatistics.Counter())) {
+        for (LastPointReader.Latest p : latest(found.get(), predicates, List.of(), allocator, new ScanStatistics.Counter())) {
             out.add(lastPoints.asSeriesLastPoint(found.get(), p));
         }
         return out;
     }
 
-    /** {@link #lastValues} in the cache's own form; {@code stats} counts what finding them read. */
-    private List<LastPointReader.Latest> latest(MeasurementSchema ms, List<TagPredicate> predicates, BufferAllocator allocator,
-            ScanStatistics.Counter stats) {
+    /**
+     * {@link #lastValues} in the cache's own form, ordered by the values of the tags {@code order}
+     * names ({@link SeriesRegistry#seriesInOrder(String, List)}'s order; none: canonical order);
+     * {@code stats} counts what finding them read.
+     */
+    private List<LastPointReader.Latest> latest(MeasurementSchema ms, List<TagPredicate> predicates, List<String> order,
+            BufferAllocator allocator, ScanStatistics.Counter stats) {
         if (!cold.candidates(ms.measurement(), Long.MIN_VALUE, Long.MAX_VALUE, predicates).isEmpty()) {
             // archived rows: series only there are not in the registry, and reverse segment scans
             // read the hot tier only, so take the newest rows from a scan of both tiers instead
-            return newestByScan(ms, predicates, allocator, stats);
+            List<LastPointReader.Latest> rows = newestByScan(ms, predicates, allocator, stats);
+            int[] at = order.stream().mapToInt(t -> ms.tags().indexOf(ms.column(t).orElseThrow())).toArray();
+            rows.sort((x, y) -> { // stable: equal values keep canonical order, as the registry's order does
+                for (int t : at) {
+                    String a = x.tags()[t];
+                    String b = y.tags()[t];
+                    int c = a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b);
+                    if (c != 0) {
+                        return c;
+                    }
+                }
+                return 0;
+            });
+            return rows;
         }
         countStored(ms.measurement(), stats);
-        return lastPoints.ofAll(series.seriesInOrder(ms.measurement()), ms, predicates, allocator, stats);
+        return lastPoints.ofAll(series.seriesInOrder(ms.measurement(), order), ms, predicates, allocator, stats);
     }
 
     /** Each matching series' newest point from an ordered scan (series by series, time ascending). */

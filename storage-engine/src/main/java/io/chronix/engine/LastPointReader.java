@@ -70,8 +70,16 @@ final class LastPointReader {
         return misses.get();
     }
 
-    /** One series' tag values (aligned with its measurement's tag columns, {@code null} where it has none) and newest point. */
-    record Latest(String[] tags, LastValue.Snapshot point) {
+    /**
+     * One series' tag values (aligned with its measurement's tag columns, {@code null} where it has
+     * none), the same as UTF-8 when the series has them at hand ({@code null} otherwise; both may
+     * be the series' own shared arrays, never to be changed), and newest point.
+     */
+    record Latest(String[] tags, byte[][] tagsUtf8, LastValue.Snapshot point) {
+        /** A point whose tags have no UTF-8 form at hand: {@link LatestBatch} encodes them. */
+        Latest(String[] tags, LastValue.Snapshot point) {
+            this(tags, null, point);
+        }
     }
 
     Optional<LastPoint> of(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator) {
@@ -207,16 +215,8 @@ final class LastPointReader {
             LastValue.Snapshot p = snapshotOf(ref, ms, allocator, stats);
             if (p != null) {
                 stats.rowAnswered();
-                String[] tags = new String[tagNames.length];
-                // the schema's tags and the series' are both in name order: each found where the last ended
-                for (int t = 0, from = 0; t < tags.length; t++) {
-                    int i = ref.indexOfTag(tagNames[t], from);
-                    if (i >= 0) {
-                        tags[t] = ref.tagValue(i);
-                        from = i + 1 == ref.tagCount() ? 0 : i + 1;
-                    }
-                }
-                out.add(new Latest(tags, p));
+                SeriesRef.AlignedTags tags = ref.alignedTags(ms, tagNames);
+                out.add(new Latest(tags.values(), tags.utf8(), p));
             }
         }
         return out;

@@ -76,9 +76,12 @@ final class LatestBatch {
     }
 
     private static void writeTags(VarCharVector v, List<LastPointReader.Latest> rows, int tag) {
-        String[] values = new String[rows.size()];
+        byte[][] values = new byte[rows.size()][];
         for (int r = 0; r < values.length; r++) {
-            values[r] = rows.get(r).tags()[tag];
+            LastPointReader.Latest row = rows.get(r);
+            String s = row.tags()[tag];
+            // the series' own encoding when it has one: the same tag values go into every answer
+            values[r] = s == null ? null : row.tagsUtf8() != null ? row.tagsUtf8()[tag] : s.getBytes(StandardCharsets.UTF_8);
         }
         strings(v, values);
     }
@@ -86,10 +89,10 @@ final class LatestBatch {
     private static void writeField(FieldVector v, List<LastPointReader.Latest> rows, int ordinal) {
         int n = rows.size();
         if (v instanceof VarCharVector s) {
-            String[] values = new String[n];
+            byte[][] values = new byte[n][];
             for (int r = 0; r < n; r++) {
                 LastValue.Snapshot p = rows.get(r).point();
-                values[r] = holds(p, ordinal) ? p.strings()[ordinal] : null;
+                values[r] = holds(p, ordinal) ? p.strings()[ordinal].getBytes(StandardCharsets.UTF_8) : null;
             }
             strings(s, values);
             return;
@@ -118,16 +121,14 @@ final class LatestBatch {
         v.getValidityBuffer().setBytes(0, validity);
     }
 
-    /** {@code values} ({@code null} for NULL) as UTF-8, data and offsets built on the heap and copied in once. */
-    private static void strings(VarCharVector v, String[] values) {
-        int n = values.length;
-        byte[][] bytes = new byte[n][];
+    /** {@code bytes}, UTF-8 ({@code null} for NULL), with data and offsets built on the heap and copied in once. */
+    private static void strings(VarCharVector v, byte[][] bytes) {
+        int n = bytes.length;
         byte[] offsets = new byte[4 * (n + 1)];
         byte[] validity = new byte[(n + 7) / 8];
         int total = 0;
         for (int r = 0; r < n; r++) {
-            if (values[r] != null) {
-                bytes[r] = values[r].getBytes(StandardCharsets.UTF_8);
+            if (bytes[r] != null) {
                 total = Math.addExact(total, bytes[r].length);
                 validity[r >> 3] |= (byte) (1 << (r & 7));
             }

@@ -292,7 +292,12 @@ class CachesLifecycleTest {
             ordered.sort(java.util.Comparator.comparing((String row) -> cellOf(row, tag),
                     java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder())));
             assertThat(latest(c, ScanRequest.all("m"), List.of(tag))).as("ordered by %s", tag).isEqualTo(ordered);
+            assertThat(latest(c, ScanRequest.all("m"), List.of(tag, "u"))).as("a field among the tags: left out").isEqualTo(ordered);
         }
+        List<String> byDcThenHost = new ArrayList<>(canonical);
+        byDcThenHost.sort(java.util.Comparator.comparing((String row) -> cellOf(row, "dc"), java.util.Comparator.nullsLast(java.util.Comparator.<String>naturalOrder()))
+                .thenComparing(row -> cellOf(row, "h"), java.util.Comparator.nullsLast(java.util.Comparator.<String>naturalOrder())));
+        assertThat(latest(c, ScanRequest.all("m"), List.of("dc", "h"))).isEqualTo(byDcThenHost);
         List<String> projected = canonical.stream().map(row -> "h=" + cellOf(row, "h") + "|s=" + cellOf(row, "s") + "|u=" + cellOf(row, "u"))
                 .map(row -> row.replace("=null", "=<null>")).toList();
         assertThat(latest(c, ScanRequest.all("m").withColumns("u", "h", "s"), List.of())).isEqualTo(projected);

@@ -161,6 +161,24 @@ final class JsonBytes {
         return true;
     }
 
+    /** A string whose bytes, {@code bytes[off, off + len)}, are known to be ASCII with nothing to escape. */
+    void plainString(byte[] bytes, int off, int len) throws IOException {
+        if (len + 2 > buf.length - at) {
+            drain();
+            if (len + 2 > buf.length) {
+                ascii('"');
+                writeOut(); // the quote ahead of the text
+                out.write(bytes, off, len);
+                ascii('"');
+                return;
+            }
+        }
+        buf[at] = '"';
+        System.arraycopy(bytes, off, buf, at + 1, len);
+        buf[at + 1 + len] = '"';
+        at += len + 2;
+    }
+
     /** The escape of a character JSON text may not hold as itself: a quote, a backslash, a control character, U+2028/9. */
     private void escape(int ch) throws IOException {
         switch (ch) {

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -40,7 +41,9 @@ import java.util.function.IntFunction;
  * {@code chronix.query.warm-up-queries} queries of the shapes dashboards send (bucketed aggregates
  * of one or a few series, aggregates grouped by bucket and tag, threshold filters, the newest row
  * per series, the top buckets, counts, and plain DuckDB joins and windows) through {@link
- * QueryService#execute}, every other one a one-series aggregate, answers written as JSON, CSV and
+ * QueryService#execute}, every other one a one-series aggregate, three in four texts repeated from
+ * a pool of {@value #POOL} per shape (a kept analysis, as a client repeating a query gets) and the
+ * rest new (analysed), answers written as JSON, CSV and
  * Arrow to streams of three classes and kept nowhere; a quarter of the hosts' timestamps are whole
  * seconds, the others carry milliseconds, microseconds or nanoseconds. The engine has a small block
  * cache of its own and is closed and opened again a few times early on, so that the cold paths
@@ -67,6 +70,8 @@ class QueryWarmUp implements SmartLifecycle {
     /** The engine is closed and opened again before these queries (see {@link #run}). */
     private static final java.util.Set<Integer> REOPEN_BEFORE = java.util.Set.of(100, 400, 1000, 2000);
     private static final Duration SPAN = Duration.ofHours(4);
+    /** Texts of each shape that repeat (see {@link #run}). */
+    private static final int POOL = 40;
     private static final DateTimeFormatter PLAIN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
 
     private final QueryService queries;
@@ -163,6 +168,7 @@ class QueryWarmUp implements SmartLifecycle {
             List<IntFunction<String>> shapes = shapes(start, end, random);
             ResultFormat[] formats = ResultFormat.values();
             long[] rows = new long[shapes.size()];
+            List<List<String>> pools = shapes.stream().map(f -> (List<String>) new ArrayList<String>()).toList();
             int n = 0;
             // answers go to streams of three classes in turn: code compiled for one class would be
             // thrown away when the first real response stream, of another, arrives
@@ -178,7 +184,18 @@ class QueryWarmUp implements SmartLifecycle {
                 // every other query the one-series aggregate: the shape dashboards send most, and the
                 // cheapest, so the per-query path reaches the invocation counts the JIT optimises at
                 int shape = n % 2 == 1 ? 0 : (n / 2) % shapes.size();
-                String sql = shapes.get(shape).apply(n);
+                // three in four texts repeat (a client repeating a query: its analysis is kept), one
+                // in four is new (analysed): code compiled for only one of the two is thrown away
+                List<String> pool = pools.get(shape);
+                String sql;
+                if (n % 4 != 0 && pool.size() == POOL) {
+                    sql = pool.get(random.nextInt(POOL));
+                } else {
+                    sql = shapes.get(shape).apply(n);
+                    if (pool.size() < POOL) {
+                        pool.add(sql);
+                    }
+                }
                 // JSON mostly, as clients mostly ask for it; every format now and then
                 ResultFormat format = n % 10 == 8 ? formats[(n / 10) % formats.length] : ResultFormat.JSON;
                 OutputStream sink = sinks.get(n % sinks.size());

@@ -126,8 +126,8 @@ enum ResultFormat {
         w.ascii("],\"rows\":[");
         long rows = 0;
         while (reader.loadNextBatch()) {
-            JsonColumns columns = new JsonColumns(root.getFieldVectors()); // types decided once per column and batch
             int n = root.getRowCount();
+            JsonColumns columns = new JsonColumns(root.getFieldVectors(), n); // types decided once per column and batch
             for (int r = 0; r < n; r++) {
                 if (rows++ > 0) {
                     w.ascii(',');
@@ -311,8 +311,14 @@ enum ResultFormat {
         private final org.apache.arrow.memory.ArrowBuf[] data;
         private final org.apache.arrow.memory.ArrowBuf[] offsets;
         private final JsonCell[] cells;
+        /**
+         * A {@code VARCHAR} column's bytes, copied to the heap once per batch, if every byte can go
+         * into JSON as itself (ASCII, nothing to escape: tags, usually); {@code null} otherwise, and
+         * each cell is looked at on its own.
+         */
+        private final byte[][] plainText;
 
-        JsonColumns(List<FieldVector> columns) {
+        JsonColumns(List<FieldVector> columns, int rows) {
             int n = columns.size();
             vectors = columns.toArray(new FieldVector[0]);
             kinds = new byte[n];
@@ -321,6 +327,7 @@ enum ResultFormat {
             data = new org.apache.arrow.memory.ArrowBuf[n];
             offsets = new org.apache.arrow.memory.ArrowBuf[n];
             cells = new JsonCell[n];
+            plainText = new byte[n][];
             for (int c = 0; c < n; c++) {
                 FieldVector v = vectors[c];
                 kinds[c] = switch (v) {
@@ -338,6 +345,9 @@ enum ResultFormat {
                     validity[c] = v.getValidityBuffer();
                     data[c] = v.getDataBuffer();
                     offsets[c] = kinds[c] == UTF8 ? v.getOffsetBuffer() : null;
+                    if (kinds[c] == UTF8 && rows > 0) {
+                        plainText[c] = plainText(data[c], offsets[c].getInt(0), offsets[c].getInt((long) rows << 2));
+                    }
                 }
             }
         }
@@ -358,7 +368,9 @@ enum ResultFormat {
                     case UTF8 -> {
                         int start = offsets[c].getInt((long) r << 2);
                         int end = offsets[c].getInt(((long) r + 1) << 2);
-                        if (!w.asciiUtf8(data[c], start, end - start)) {
+                        if (plainText[c] != null) {
+                            w.plainString(plainText[c], start - offsets[c].getInt(0), end - start);
+                        } else if (!w.asciiUtf8(data[c], start, end - start)) {
                             w.string(text(vectors[c], r)); // not ASCII: decoded as before, so malformed bytes print alike
                         }
                     }
@@ -366,6 +378,17 @@ enum ResultFormat {
                 }
             }
         }
+    }
+
+    /** Bytes [from, to) of {@code data} on the heap if all are ASCII with nothing to escape, else {@code null}. */
+    private static byte[] plainText(org.apache.arrow.memory.ArrowBuf data, int from, int to) {
+        byte[] bytes = new byte[to - from];
+        data.getBytes(from, bytes, 0, bytes.length);
+        boolean plain = true;
+        for (byte b : bytes) {
+            plain &= b >= 0x20 & b != '"' & b != '\\'; // a byte of a multi-byte character is negative
+        }
+        return plain ? bytes : null;
     }
 
     private static JsonCell jsonCell(FieldVector v) {

@@ -184,8 +184,8 @@ class ResultFormatTest {
 
     /**
      * A whole result crossing the buffer many times, checked cell by cell against the JDK's own
-     * printing: NULLs in every column kind, plain and escaped strings, NaN and infinities, and a
-     * type without a fast path.
+     * printing: NULLs in every column kind, plain and escaped strings (columns plain throughout and
+     * mixed ones), NaN and infinities, and a type without a fast path.
      */
     @Test
     void aResultOfManyBatchesIsWholeAndExact() throws IOException {
@@ -222,8 +222,11 @@ class ResultFormatTest {
                         ((TimeStampNanoVector) root.getVector(0)).set(r, t);
                     }
                     boolean nullHost = r % 7 == 0;
-                    // plain ASCII (copied as it is) and text with a quote and a non-ASCII letter (escaped, decoded)
-                    String host = r % 2 == 0 ? "host_" + r : "h\"" + r + "é";
+                    // plain ASCII (copied as it is) and text with a quote and a non-ASCII letter (escaped,
+                    // decoded); in even batches the column is plain throughout (copied once per batch),
+                    // with a cell longer than the writer's buffer in the last
+                    String host = b % 2 == 0 ? (b == 4 && r == 3 ? "x".repeat(70_000) : "host_" + r)
+                            : r % 2 == 0 ? "host_" + r : "h\"" + r + "é";
                     if (!nullHost) {
                         ((VarCharVector) root.getVector(1)).setSafe(r, host.getBytes(StandardCharsets.UTF_8));
                     }

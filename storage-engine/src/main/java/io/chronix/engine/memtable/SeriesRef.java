@@ -18,6 +18,8 @@ public final class SeriesRef implements Comparable<SeriesRef> {
     private final String[] tagKeys;
     private final String[] tagValues;
     private final int hash;
+    /** {@link #alignedTags}'s last answer. */
+    private volatile AlignedTags aligned;
     final LastValue last = new LastValue();
     /** False once {@link SeriesRegistry#markDead} found no data of it anywhere; a write revives it. Guarded by the registry. */
     volatile boolean live = true;
@@ -49,6 +51,38 @@ public final class SeriesRef implements Comparable<SeriesRef> {
 
     public String tagValue(int i) {
         return tagValues[i];
+    }
+
+    /**
+     * This series' tag values aligned with {@code tagNames} (a measurement's tag columns; {@code
+     * null} where the series has no such tag), as strings and as UTF-8. Kept for the last {@code
+     * key} asked for (the measurement's schema, compared by identity), so lastpoint, which writes
+     * every series' tags into each answer, finds and encodes them once per series and schema. The
+     * arrays are shared; callers must not change them.
+     */
+    public AlignedTags alignedTags(Object key, String[] tagNames) {
+        AlignedTags a = aligned;
+        if (a != null && a.key() == key) {
+            return a;
+        }
+        String[] values = new String[tagNames.length];
+        byte[][] utf8 = new byte[tagNames.length][];
+        // the names and the series' tags are both in name order: each found where the last ended
+        for (int t = 0, from = 0; t < tagNames.length; t++) {
+            int i = indexOfTag(tagNames[t], from);
+            if (i >= 0) {
+                values[t] = tagValues[i];
+                utf8[t] = tagValues[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                from = i + 1 == tagKeys.length ? 0 : i + 1;
+            }
+        }
+        a = new AlignedTags(key, values, utf8);
+        aligned = a; // a race computes it twice, alike
+        return a;
+    }
+
+    /** {@link #alignedTags}'s answer: values and their UTF-8, per name asked for. */
+    public record AlignedTags(Object key, String[] values, byte[][] utf8) {
     }
 
     /**

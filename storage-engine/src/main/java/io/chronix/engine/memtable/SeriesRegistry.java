@@ -3,6 +3,7 @@ package io.chronix.engine.memtable;
 import io.chronix.engine.model.PointBatch;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -38,6 +39,12 @@ public final class SeriesRegistry {
         volatile int size;
         /** The first {@code sorted.length} series in canonical order, kept for {@link #seriesInOrder}. */
         volatile SeriesRef[] sorted = new SeriesRef[0];
+        /** The last {@link #seriesInOrder(String, List)} answer other than canonical order. */
+        volatile ByTags byTags;
+    }
+
+    /** {@code sorted} (a canonical-order array) ordered by the values of {@code tags}. */
+    private record ByTags(SeriesRef[] canonical, List<String> tags, SeriesRef[] sorted) {
     }
 
     /** The series of {@code batch}'s point {@code point}, registered if new. */
@@ -266,6 +273,40 @@ public final class SeriesRegistry {
             Arrays.sort(sorted);
             ms.sorted = sorted;
         }
+        return sorted;
+    }
+
+    /**
+     * {@link #seriesInOrder(String)} ordered by the values of {@code tags} (ascending, {@code
+     * String} order, a series without the tag after those with it), series with equal values in
+     * canonical order; {@code tags} empty: canonical order. The last order asked for is kept until
+     * a series is registered: lastpoint asks for the same one on every query. The array is shared;
+     * callers must not change it.
+     */
+    public SeriesRef[] seriesInOrder(String measurement, List<String> tags) {
+        SeriesRef[] canonical = seriesInOrder(measurement);
+        MeasurementSeries ms = byMeasurement.get(measurement);
+        if (tags.isEmpty() || ms == null) {
+            return canonical;
+        }
+        ByTags kept = ms.byTags;
+        if (kept != null && kept.canonical() == canonical && kept.tags().equals(tags)) {
+            return kept.sorted();
+        }
+        SeriesRef[] sorted = canonical.clone();
+        String[] names = tags.toArray(String[]::new);
+        Arrays.sort(sorted, (x, y) -> { // stable: equal values keep canonical order
+            for (String t : names) {
+                String a = x.tag(t);
+                String b = y.tag(t);
+                int c = a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        });
+        ms.byTags = new ByTags(canonical, List.copyOf(tags), sorted);
         return sorted;
     }
 }
