@@ -46,6 +46,8 @@ import java.util.Map;
  * --hosts/--duration/--start/--interval/--seed/--floats           the data set (default 100 hosts, 1d)
  * --batch N  --connections N  --gzip                               load options
  * --queries a,b  --instances N  --warmup N  --runs K  --query-seed S   query options
+ * --warmup-time D       end a kind's warm-up after D even if fewer than --warmup queries ran (default: no
+ *                       limit), so a large --warmup for steady-state figures stays short on slow kinds
  * --client-warmup N     before the first target's queries, N requests of the plan's shapes to a local
  *                       server compile this runner's own HTTP client (default 5000; 0: none), so the
  *                       target timed first does not pay for a colder client than the others
@@ -86,6 +88,7 @@ public final class EndToEndCommand {
         List<QueryKind> kinds = QueryCommand.kinds(o);
         int instances = o.integer("instances", 3);
         int warmup = o.integer("warmup", 1);
+        Duration warmupTime = o.duration("warmup-time", null);
         int clientWarmUp = o.integer("client-warmup", ClientWarmUp.DEFAULT_REQUESTS);
         int runs = o.integer("runs", 5);
         long querySeed = o.longValue("query-seed", 7);
@@ -152,7 +155,7 @@ public final class EndToEndCommand {
                 }
                 List<QueryStats> stats = loadOnly ? List.of()
                         : new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos)
-                                .clientWarmUp(clientWarmUp).run(plan, reference);
+                                .clientWarmUp(clientWarmUp).warmupTime(warmupTime).run(plan, reference);
                 if (!loadOnly) {
                     QueryRunner.print(name, stats, log);
                 }

@@ -24,7 +24,8 @@ import java.util.Map;
  * --db NAME          InfluxDB database (default bench)
  * --hosts/--duration/--start/--interval/--seed/--floats   the loaded data set (as for generate)
  * --queries a,b      labels (default: all 14)    --query-seed S (default 7)    --instances N (default 3)
- * --warmup N (default 1)   --runs K (default 5)   --keep-going   --print-queries   --timeout D (default 2m)
+ * --warmup N (default 1)   --warmup-time D (a kind's warm-up ends after D; default: no limit)
+ * --runs K (default 5)   --keep-going   --print-queries   --timeout D (default 2m)
  * --client-warmup N (default 5000: requests to a local server that compile this runner's client first; 0: none)
  * </pre>
  */
@@ -56,6 +57,7 @@ public final class QueryCommand {
         long querySeed = o.longValue("query-seed", 7);
         int instances = o.integer("instances", 3);
         int warmup = o.integer("warmup", 1);
+        Duration warmupTime = o.duration("warmup-time", null);
         int runs = o.integer("runs", 5);
         boolean keepGoing = o.flag("keep-going");
         boolean print = o.flag("print-queries");
@@ -72,7 +74,7 @@ public final class QueryCommand {
             plan.forEach(q -> System.out.println(q.kind().label() + ": " + dialect.render(q)));
         }
         List<QueryStats> stats = new QueryRunner(dialect, warmup, runs, keepGoing, serverCpu).clientWarmUp(clientWarmUp)
-                .run(plan, reference);
+                .warmupTime(warmupTime).run(plan, reference);
         QueryRunner.print(dialect.name(), stats, System.out);
         long failed = stats.stream().filter(QueryStats::failed).count();
         if (failed > 0) {

@@ -31,6 +31,7 @@ public final class QueryRunner {
     private final boolean keepGoing;
     private final LongSupplier serverCpuNanos;
     private int clientWarmUp;
+    private java.time.Duration warmupTime;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /**
@@ -68,6 +69,19 @@ public final class QueryRunner {
         return this;
     }
 
+    /**
+     * Ends each kind's warm-up after {@code time} even if fewer than {@code warmup} queries ran, so
+     * that a large {@code warmup} (a steady-state figure for the fast kinds) does not run for long
+     * on the slow ones; {@code null}: no limit.
+     */
+    public QueryRunner warmupTime(java.time.Duration time) {
+        if (time != null && time.isNegative()) {
+            throw new IllegalArgumentException("warm-up time must not be negative [time=" + time + "]");
+        }
+        this.warmupTime = time;
+        return this;
+    }
+
     public List<QueryStats> run(List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
             throws InterruptedException {
         try {
@@ -97,7 +111,12 @@ public final class QueryRunner {
         int rows = 0;
         long cpuTimed = 0;
         boolean cpuKnown = true;
+        int warmup = this.warmup;
+        long warmupEnds = warmupTime == null ? Long.MAX_VALUE : System.nanoTime() + warmupTime.toNanos();
         for (int i = 0; i < warmup + runs; i++) {
+            if (i < warmup && System.nanoTime() >= warmupEnds) {
+                warmup = i; // the warm-up's time is up: the timed runs start with this query
+            }
             QueryInstance q = instances.get(i % instances.size());
             String text = dialect.render(q);
             HttpRequest request = dialect.request(text);

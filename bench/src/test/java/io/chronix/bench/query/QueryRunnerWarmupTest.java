@@ -1,0 +1,84 @@
+package io.chronix.bench.query;
+
+import com.sun.net.httpserver.HttpServer;
+import io.chronix.bench.query.dialect.QueryDialect;
+import org.junit.jupiter.api.Test;
+
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A kind's warm-up ends at its query count or its time, whichever comes first; the timed runs are always all run. */
+class QueryRunnerWarmupTest {
+
+    @Test
+    void theWarmUpEndsAtItsTimeAndTheTimedRunsAllRun() throws Exception {
+        assertThat(requestsFor(1_000, Duration.ofMillis(200), 5)).as("time up first").isBetween(5 + 5, 5 + 200);
+        assertThat(requestsFor(3, Duration.ofSeconds(30), 5)).as("count first").isEqualTo(3 + 5);
+        assertThat(requestsFor(3, null, 5)).as("no time limit").isEqualTo(3 + 5);
+        assertThat(requestsFor(3, Duration.ZERO, 5)).as("no warm-up at all").isEqualTo(5);
+    }
+
+    /** Requests a runner sends for one kind against a server answering each in about 10 ms. */
+    private static int requestsFor(int warmup, Duration warmupTime, int runs) throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        byte[] body = "1".getBytes(StandardCharsets.UTF_8);
+        server.createContext("/", exchange -> {
+            requests.incrementAndGet();
+            try (OutputStream out = exchange.getResponseBody()) {
+                Thread.sleep(10);
+                exchange.sendResponseHeaders(200, body.length);
+                out.write(body);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        server.start();
+        try {
+            URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            QueryInstance q = new QueryInstance(QueryKind.LASTPOINT, List.of(), 0, 1);
+            ResultTable answer = new ResultTable(List.of("n"), List.of(List.of(1L)));
+            QueryDialect dialect = new QueryDialect() {
+                @Override
+                public String name() {
+                    return "test";
+                }
+
+                @Override
+                public String render(QueryInstance query) {
+                    return "q";
+                }
+
+                @Override
+                public HttpRequest request(String text) {
+                    return HttpRequest.newBuilder(uri).GET().build();
+                }
+
+                @Override
+                public ResultTable parse(String text) {
+                    return answer;
+                }
+
+                @Override
+                public boolean ordersRows(QueryKind kind) {
+                    return true;
+                }
+            };
+            List<QueryStats> stats = new QueryRunner(dialect, warmup, runs, false).warmupTime(warmupTime).run(List.of(q), Map.of(q, answer));
+            assertThat(stats).singleElement().satisfies(s -> assertThat(s.failed()).isFalse());
+            return requests.get();
+        } finally {
+            server.stop(0);
+        }
+    }
+}
