@@ -75,6 +75,7 @@ public class QueryService implements AutoCloseable {
     private final QueryProperties properties;
     private final MeterRegistry meters;
     private final ConcurrentHashMap<UUID, AtomicInteger> running = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, NamespaceMeters> byNamespace = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "chronix-query-timeouts");
         t.setDaemon(true);
@@ -130,7 +131,7 @@ public class QueryService implements AutoCloseable {
         AtomicInteger inFlight = running.computeIfAbsent(tenantId, k -> new AtomicInteger());
         if (inFlight.incrementAndGet() > quotas.maxConcurrentQueries()) {
             inFlight.decrementAndGet();
-            Counter.builder("chronix.query.rejections").tag("namespace", nsTag).register(meters).increment();
+            meters(nsTag).counter("chronix.query.rejections").increment();
             throw new QueryExceptions.TooManyQueries(tenantName, quotas.maxConcurrentQueries());
         }
         try {
@@ -192,14 +193,14 @@ public class QueryService implements AutoCloseable {
         } catch (QueryCancelledException e) {
             if (timedOut.get()) {
                 outcome = "timeout";
-                Counter.builder("chronix.query.timeouts").tag("namespace", nsTag).register(meters).increment();
+                meters(nsTag).counter("chronix.query.timeouts").increment();
                 throw new QueryExceptions.Timeout(tenantName, timeout);
             }
             throw e;
         } catch (IOException | RuntimeException e) {
             if (timedOut.get()) {
                 outcome = "timeout";
-                Counter.builder("chronix.query.timeouts").tag("namespace", nsTag).register(meters).increment();
+                meters(nsTag).counter("chronix.query.timeouts").increment();
                 throw new QueryExceptions.Timeout(tenantName, timeout);
             }
             if (e instanceof SqlErrorException) {
@@ -208,8 +209,7 @@ public class QueryService implements AutoCloseable {
             throw e;
         } finally {
             alarm.cancel(false);
-            Timer.builder("chronix.query.requests").tag("namespace", nsTag).tag("outcome", outcome)
-                    .publishPercentileHistogram().register(meters).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            meters(nsTag).requests(outcome).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -224,15 +224,48 @@ public class QueryService implements AutoCloseable {
             read += s.statistics().rowsRead();
             held += s.statistics().rows();
         }
-        Counter.builder("chronix.query.rows.scanned").tag("namespace", nsTag).register(meters).increment(rows);
-        Counter.builder("chronix.query.bytes.scanned").tag("namespace", nsTag).register(meters).increment(bytes);
-        Counter.builder("chronix.query.rows.read").tag("namespace", nsTag).register(meters).increment(read);
-        Counter.builder("chronix.query.rows.held").tag("namespace", nsTag).register(meters).increment(held);
-        DistributionSummary.builder("chronix.query.scan.rows").tag("namespace", nsTag).register(meters).record(rows);
+        NamespaceMeters m = meters(nsTag);
+        m.counter("chronix.query.rows.scanned").increment(rows);
+        m.counter("chronix.query.bytes.scanned").increment(bytes);
+        m.counter("chronix.query.rows.read").increment(read);
+        m.counter("chronix.query.rows.held").increment(held);
+        m.summary("chronix.query.scan.rows").record(rows);
         if (held > 0) {
             // the share of the rows its measurements hold that a query did not read
-            DistributionSummary.builder("chronix.query.pruning.ratio").tag("namespace", nsTag).register(meters)
-                    .record(Math.clamp(1.0 - (double) read / held, 0.0, 1.0));
+            m.summary("chronix.query.pruning.ratio").record(Math.clamp(1.0 - (double) read / held, 0.0, 1.0));
+        }
+    }
+
+    private NamespaceMeters meters(String nsTag) {
+        return byNamespace.computeIfAbsent(nsTag, NamespaceMeters::new);
+    }
+
+    /**
+     * The query meters of one namespace, each registered on its first use and kept: looked up in
+     * the registry on every query, they were eight meter identities built and hashed per query.
+     */
+    private final class NamespaceMeters {
+        private final String nsTag;
+        private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+        private final ConcurrentHashMap<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
+        private final ConcurrentHashMap<String, Timer> requests = new ConcurrentHashMap<>();
+
+        NamespaceMeters(String nsTag) {
+            this.nsTag = nsTag;
+        }
+
+        Counter counter(String name) {
+            return counters.computeIfAbsent(name, n -> Counter.builder(n).tag("namespace", nsTag).register(meters));
+        }
+
+        DistributionSummary summary(String name) {
+            return summaries.computeIfAbsent(name, n -> DistributionSummary.builder(n).tag("namespace", nsTag).register(meters));
+        }
+
+        /** {@code chronix.query.requests} of one outcome. */
+        Timer requests(String outcome) {
+            return requests.computeIfAbsent(outcome, o -> Timer.builder("chronix.query.requests").tag("namespace", nsTag)
+                    .tag("outcome", o).publishPercentileHistogram().register(meters));
         }
     }
 
