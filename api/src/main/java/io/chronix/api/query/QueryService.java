@@ -27,8 +27,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,7 +35,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs tenant SQL under the tenant's limits: at most {@code maxConcurrentQueries} at a time per
  * tenant (the next is refused, not queued), each cancelled when it runs past {@code queryTimeout}
- * (the timer interrupts DuckDB; a scan in progress finishes and the query then stops), each
+ * ({@link QueryWatchdog} interrupts DuckDB; a scan in progress finishes and the query then stops), each
  * query's Arrow memory bounded by {@code chronix.query.max-scan-bytes}.
  *
  * <p>Metrics (Micrometer, tag {@code namespace} = the namespace's internal id):
@@ -76,11 +74,8 @@ public class QueryService implements AutoCloseable {
     private final MeterRegistry meters;
     private final ConcurrentHashMap<UUID, AtomicInteger> running = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, NamespaceMeters> byNamespace = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "chronix-query-timeouts");
-        t.setDaemon(true);
-        return t;
-    });
+    /** Deadlines looked at every 10 ms while queries run: a timeout is honoured within about that. */
+    private final QueryWatchdog watchdog = new QueryWatchdog(Duration.ofMillis(10), Duration.ofSeconds(2));
 
     /** Threads engine scans borrow (null when none are configured); see {@link QueryProperties#scanHelpers}. */
     private final ExecutorService scanPool;
@@ -152,13 +147,13 @@ public class QueryService implements AutoCloseable {
         String outcome = "error";
         AtomicBoolean timedOut = new AtomicBoolean();
         AtomicReference<SqlQuery> current = new AtomicReference<>();
-        ScheduledFuture<?> alarm = timer.schedule(() -> {
+        QueryWatchdog.Alarm alarm = watchdog.arm(timeout, () -> {
             timedOut.set(true);
             SqlQuery q = current.get();
             if (q != null) {
                 q.cancel();
             }
-        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        });
         try (NamespaceTables.Handle handle = tables.get();
              BufferAllocator allocator = root.newChildAllocator("query-ns-" + nsTag, 0, properties.maxScanBytes().toBytes())) {
             SqlQuery q;
@@ -208,7 +203,7 @@ public class QueryService implements AutoCloseable {
             }
             throw e;
         } finally {
-            alarm.cancel(false);
+            alarm.close();
             meters(nsTag).requests(outcome).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
@@ -277,7 +272,7 @@ public class QueryService implements AutoCloseable {
 
     @Override
     public void close() {
-        timer.shutdownNow();
+        watchdog.close();
         if (scanPool != null) {
             scanPool.shutdownNow();
         }
