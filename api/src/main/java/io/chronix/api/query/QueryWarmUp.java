@@ -184,11 +184,12 @@ class QueryWarmUp implements SmartLifecycle {
                 // every other query the one-series aggregate: the shape dashboards send most, and the
                 // cheapest, so the per-query path reaches the invocation counts the JIT optimises at
                 int shape = n % 2 == 1 ? 0 : (n / 2) % shapes.size();
-                // three in four texts repeat (a client repeating a query: its analysis is kept), one
-                // in four is new (analysed): code compiled for only one of the two is thrown away
+                // of each shape, three in four texts repeat (a client repeating a query: its analysis
+                // is kept), one in four is new (analysed): code compiled for only one of the two is
+                // thrown away at the first query of the other
                 List<String> pool = pools.get(shape);
                 String sql;
-                if (n % 4 != 0 && pool.size() == POOL) {
+                if (pool.size() == POOL && random.nextInt(4) != 0) {
                     sql = pool.get(random.nextInt(POOL));
                 } else {
                     sql = shapes.get(shape).apply(n);
