@@ -91,6 +91,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -1147,18 +1148,12 @@ public final class Chronix implements AutoCloseable {
             // archived rows: series only there are not in the registry, and reverse segment scans
             // read the hot tier only, so take the newest rows from a scan of both tiers instead
             List<LastPointReader.Latest> rows = newestByScan(ms, predicates, allocator, stats);
-            int[] at = order.stream().mapToInt(t -> ms.tags().indexOf(ms.column(t).orElseThrow())).toArray();
-            rows.sort((x, y) -> { // stable: equal values keep canonical order, as the registry's order does
-                for (int t : at) {
-                    String a = x.tags()[t];
-                    String b = y.tags()[t];
-                    int c = a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b);
-                    if (c != 0) {
-                        return c;
-                    }
-                }
-                return 0;
-            });
+            Comparator<LastPointReader.Latest> byTags = (x, y) -> 0;
+            for (String t : order) {
+                int at = ms.tags().indexOf(ms.column(t).orElseThrow());
+                byTags = byTags.thenComparing(p -> p.tags()[at], Comparator.nullsLast(Comparator.naturalOrder()));
+            }
+            rows.sort(byTags); // stable: equal values keep canonical order, as the registry's order does
             return rows;
         }
         countStored(ms.measurement(), stats);
@@ -1208,10 +1203,12 @@ public final class Chronix implements AutoCloseable {
     private LastPointReader.Latest rowAsLatest(MeasurementSchema ms, VectorSchemaRoot root, int row) {
         List<Column> tagColumns = ms.tags();
         String[] tags = new String[tagColumns.size()];
+        byte[][] utf8 = new byte[tags.length][];
         for (int t = 0; t < tags.length; t++) {
             FieldVector v = root.getVector(tagColumns.get(t).name());
             if (!v.isNull(row)) {
-                tags[t] = new String(((VarCharVector) v).get(row), java.nio.charset.StandardCharsets.UTF_8);
+                utf8[t] = ((VarCharVector) v).get(row);
+                tags[t] = new String(utf8[t], java.nio.charset.StandardCharsets.UTF_8);
             }
         }
         Map<String, Object> fields = new LinkedHashMap<>();
@@ -1229,7 +1226,7 @@ public final class Chronix implements AutoCloseable {
             });
         }
         long ts = ((TimeStampVector) root.getVector(Column.TIME)).get(row);
-        return new LastPointReader.Latest(tags, lastPoints.snapshot(ms.measurement(), ts, fields));
+        return new LastPointReader.Latest(tags, utf8, lastPoints.snapshot(ms.measurement(), ts, fields));
     }
 
     /**

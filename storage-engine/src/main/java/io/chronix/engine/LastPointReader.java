@@ -72,14 +72,10 @@ final class LastPointReader {
 
     /**
      * One series' tag values (aligned with its measurement's tag columns, {@code null} where it has
-     * none), the same as UTF-8 when the series has them at hand ({@code null} otherwise; both may
-     * be the series' own shared arrays, never to be changed), and newest point.
+     * none), the same as UTF-8, and newest point. The tag arrays may be the series' own shared ones
+     * ({@link SeriesRef#alignedTags}), never to be changed.
      */
     record Latest(String[] tags, byte[][] tagsUtf8, LastValue.Snapshot point) {
-        /** A point whose tags have no UTF-8 form at hand: {@link LatestBatch} encodes them. */
-        Latest(String[] tags, LastValue.Snapshot point) {
-            this(tags, null, point);
-        }
     }
 
     Optional<LastPoint> of(SeriesRef ref, MeasurementSchema ms, BufferAllocator allocator) {

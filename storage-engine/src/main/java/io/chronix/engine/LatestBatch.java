@@ -78,10 +78,7 @@ final class LatestBatch {
     private static void writeTags(VarCharVector v, List<LastPointReader.Latest> rows, int tag) {
         byte[][] values = new byte[rows.size()][];
         for (int r = 0; r < values.length; r++) {
-            LastPointReader.Latest row = rows.get(r);
-            String s = row.tags()[tag];
-            // the series' own encoding when it has one: the same tag values go into every answer
-            values[r] = s == null ? null : row.tagsUtf8() != null ? row.tagsUtf8()[tag] : s.getBytes(StandardCharsets.UTF_8);
+            values[r] = rows.get(r).tagsUtf8()[tag]; // encoded once per series, not per answer
         }
         strings(v, values);
     }

@@ -3,6 +3,7 @@ package io.chronix.engine.memtable;
 import io.chronix.engine.model.PointBatch;
 
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -294,18 +295,11 @@ public final class SeriesRegistry {
             return kept.sorted();
         }
         SeriesRef[] sorted = canonical.clone();
-        String[] names = tags.toArray(String[]::new);
-        Arrays.sort(sorted, (x, y) -> { // stable: equal values keep canonical order
-            for (String t : names) {
-                String a = x.tag(t);
-                String b = y.tag(t);
-                int c = a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b);
-                if (c != 0) {
-                    return c;
-                }
-            }
-            return 0;
-        });
+        Comparator<SeriesRef> byTags = (x, y) -> 0;
+        for (String t : tags) {
+            byTags = byTags.thenComparing(s -> s.tag(t), Comparator.nullsLast(Comparator.naturalOrder()));
+        }
+        Arrays.sort(sorted, byTags); // stable: equal values keep canonical order
         ms.byTags = new ByTags(canonical, List.copyOf(tags), sorted);
         return sorted;
     }
