@@ -3,6 +3,7 @@ package io.chronix.api.security;
 import io.chronix.api.config.ChronixProperties;
 import io.chronix.api.config.DataDirectory;
 import io.chronix.api.config.StartupCheckException;
+import io.chronix.tenancy.token.Sha256;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
@@ -19,7 +20,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Optional;
@@ -123,10 +123,6 @@ public class OperatorToken implements CredentialResolver {
     }
 
     private static byte[] sha256(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+        return Sha256.of(s);
     }
 }

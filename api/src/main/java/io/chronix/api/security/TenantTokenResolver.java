@@ -2,6 +2,7 @@ package io.chronix.api.security;
 
 import io.chronix.tenancy.TenancyDirectory;
 import io.chronix.tenancy.token.Scope;
+import io.chronix.tenancy.token.Sha256;
 import io.chronix.tenancy.token.VerifiedToken;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
@@ -9,9 +10,6 @@ import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.stereotype.Component;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,10 +94,6 @@ public class TenantTokenResolver implements CredentialResolver {
     }
 
     private static String digest(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+        return HexFormat.of().formatHex(Sha256.of(s));
     }
 }

@@ -1,5 +1,6 @@
 package io.chronix.api.sql;
 
+import io.chronix.engine.read.ArrowBulk;
 import io.chronix.engine.read.ScanHelpers;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.TagRuns;
@@ -546,7 +547,7 @@ public final class EngineAggregation {
         /** The vector's first {@code rows} 64-bit values, in {@code into} if it is large enough. */
         private static long[] copied(FieldVector v, int rows, long[] into) {
             long[] to = into.length < rows ? new long[rows] : into;
-            v.getDataBuffer().nioBuffer(0, rows * Long.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(to, 0, rows);
+            ArrowBulk.longs(v.getDataBuffer(), to, rows);
             return to;
         }
 
@@ -554,7 +555,7 @@ public final class EngineAggregation {
             if (doubles.length < rows) {
                 doubles = new double[rows];
             }
-            v.getDataBuffer().nioBuffer(0, rows * Double.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(doubles, 0, rows);
+            ArrowBulk.doubles(v.getDataBuffer(), doubles, rows);
             return doubles;
         }
 

@@ -122,10 +122,7 @@ public final class SegmentPassThrough implements AutoCloseable {
         if (times.length < rows) {
             times = new long[rows];
         }
-        if (rows > 0) {
-            time.getDataBuffer().nioBuffer(0, rows * Long.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer()
-                    .get(times, 0, rows);
-        }
+        ArrowBulk.longs(time.getDataBuffer(), times, rows);
         // runs of passing rows: rows are series by series, time ascending, so runs are long
         int[] runs = new int[16];
         int runCount = 0;

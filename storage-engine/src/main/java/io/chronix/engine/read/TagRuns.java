@@ -3,7 +3,6 @@ package io.chronix.engine.read;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -28,8 +27,7 @@ public final class TagRuns {
         if (offsets.length < rows + 1) {
             offsets = new int[rows + 1];
         }
-        v.getOffsetBuffer().nioBuffer(0, (rows + 1) * Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()
-                .get(offsets, 0, rows + 1);
+        ArrowBulk.ints(v.getOffsetBuffer(), offsets, rows + 1);
         int length = offsets[rows] - offsets[0];
         if (bytes.length < offsets[rows]) {
             bytes = new byte[Math.max(offsets[rows], bytes.length * 2)];

@@ -1,8 +1,5 @@
 package io.chronix.tenancy.token;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Optional;
 
@@ -53,11 +50,7 @@ final class TokenFormat {
     }
 
     static byte[] hash(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+        return Sha256.of(token);
     }
 
     private static boolean isBase32(char c) {
