@@ -381,7 +381,7 @@ public final class CsxSegmentStore implements SegmentStore {
                     predicateColumns.add(p.key());
                 }
             }
-            int[][] wanted = tags.isEmpty() ? null : rowRangesOfMatchingSeries(h, file, tags);
+            int[][] wanted = tags.isEmpty() ? null : rowRangesOfMatchingSeries(h, file, tags, from, to, allocator);
             for (int rg : r.rowGroupsOverlapping(from, to)) {
                 if (wanted != null && wanted[rg] == null) {
                     continue;
@@ -466,7 +466,8 @@ public final class CsxSegmentStore implements SegmentStore {
      * {@code [start0, count0, …]} within the row group, adjacent series joined. {@code null} for
      * the whole answer if there is no usable table, and the caller probes instead.
      */
-    private int[][] rowRangesOfMatchingSeries(Handle h, SegmentFile file, List<TagPredicate> tags) {
+    private int[][] rowRangesOfMatchingSeries(Handle h, SegmentFile file, List<TagPredicate> tags, long from, long to,
+            BufferAllocator allocator) {
         SeriesIndex index = seriesOf(h, file);
         if (index == null) {
             return null;
@@ -474,6 +475,10 @@ public final class CsxSegmentStore implements SegmentStore {
         List<SegmentMeta.RowGroup> groups = h.reader.rowGroups();
         int[][] ranges = new int[groups.size()][];
         int[] counts = new int[groups.size()];
+        // per row group reaching past [from, to], its time column: each series' rows are cut to the
+        // interval, so rows outside it are never materialised (a one-hour window over hourly shards
+        // reads half of each of two) and what is read passes whole
+        byte[][] times = new byte[groups.size()][];
         int[] position = new int[tags.size()];
         for (int i = 0; i < tags.size(); i++) {
             position[i] = index.tagNames().indexOf(tags.get(i).key());
@@ -507,6 +512,19 @@ public final class CsxSegmentStore implements SegmentStore {
                 }
                 int start = (int) (Math.max(first, rg.firstRow()) - rg.firstRow());
                 int stop = (int) (Math.min(end, rgEnd) - rg.firstRow());
+                if (!rg.overlaps(from, to)) {
+                    start = stop; // not read: its time bounds miss the interval
+                } else if (rg.minTime() < from || rg.maxTime() > to) {
+                    byte[] t = times[g] == null ? (times[g] = h.reader.timeImage(allocator, g)) : times[g];
+                    start = SegmentReader.firstTimeAtLeast(t, start, stop, from);
+                    stop = to == Long.MAX_VALUE ? stop : SegmentReader.firstTimeAtLeast(t, start, stop, to + 1);
+                }
+                if (start == stop) {
+                    if (rgEnd >= end) {
+                        break;
+                    }
+                    continue;
+                }
                 int[] r = ranges[g] == null ? (ranges[g] = new int[8]) : ranges[g];
                 int n = counts[g];
                 if (n > 0 && r[n - 2] + r[n - 1] == start) {

@@ -335,6 +335,38 @@ public final class SegmentReader implements AutoCloseable {
         return Arrays.copyOf(out, n);
     }
 
+    /**
+     * The time column of row group {@code rowGroup} as decoded: eight little-endian bytes a row,
+     * from the block cache or decoded (and then cached) — the same image reading the group's rows
+     * uses. Within one series' rows the times ascend ({@link #firstTimeAtLeast}).
+     */
+    public byte[] timeImage(BufferAllocator allocator, int rowGroup) {
+        checkOpen();
+        SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
+        Decoder d = acquire();
+        try {
+            return image(d, allocator, rowGroup, 0, meta.columns().getFirst(), g.blocks().getFirst()).data();
+        } finally {
+            release(d);
+        }
+    }
+
+    /**
+     * The first row of {@code [lo, hi)} whose time in {@code times} (a {@link #timeImage}, ascending
+     * over those rows: one series') is at least {@code t}; {@code hi} if there is none.
+     */
+    public static int firstTimeAtLeast(byte[] times, int lo, int hi, long t) {
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if ((long) LONG_LE.get(times, mid * 8) < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /** The Arrow schema of a projection ({@code null} = every column), canonical order. */
     public Schema schema(List<String> projection) {
         return SegmentArrow.schema(project(projection).stream().map(i -> meta.columns().get(i)).toList());
