@@ -519,23 +519,19 @@ public final class CsxSegmentStore implements SegmentStore {
                     start = SegmentReader.firstTimeAtLeast(t, start, stop, from);
                     stop = to == Long.MAX_VALUE ? stop : SegmentReader.firstTimeAtLeast(t, start, stop, to + 1);
                 }
-                if (start == stop) {
-                    if (rgEnd >= end) {
-                        break;
+                if (start < stop) {
+                    int[] r = ranges[g] == null ? (ranges[g] = new int[8]) : ranges[g];
+                    int n = counts[g];
+                    if (n > 0 && r[n - 2] + r[n - 1] == start) {
+                        r[n - 1] += stop - start; // the next series in storage: one stretch
+                    } else {
+                        if (n + 2 > r.length) {
+                            r = ranges[g] = Arrays.copyOf(r, r.length * 2);
+                        }
+                        r[n] = start;
+                        r[n + 1] = stop - start;
+                        counts[g] = n + 2;
                     }
-                    continue;
-                }
-                int[] r = ranges[g] == null ? (ranges[g] = new int[8]) : ranges[g];
-                int n = counts[g];
-                if (n > 0 && r[n - 2] + r[n - 1] == start) {
-                    r[n - 1] += stop - start; // the next series in storage: one stretch
-                } else {
-                    if (n + 2 > r.length) {
-                        r = ranges[g] = Arrays.copyOf(r, r.length * 2);
-                    }
-                    r[n] = start;
-                    r[n + 1] = stop - start;
-                    counts[g] = n + 2;
                 }
                 if (rgEnd >= end) {
                     break; // the series ends in this row group; the next may start here too
