@@ -27,10 +27,17 @@ public final class LastValue {
     private long[] bits = new long[0];
     private String[] strings = new String[0];
     private boolean[] has = new boolean[0];
+    /**
+     * The copy readers share until the entry next changes, or {@code null} (made at the next read):
+     * a dashboard asking for every series' newest point more often than the series are written then
+     * copies nothing, and a read after each write copies what it copied before.
+     */
+    private Snapshot published;
 
     /**
      * A consistent copy of an entry: {@code has[ordinal]} tells which fields the newest timestamp
-     * holds; {@code complete} whether it may answer without I/O.
+     * holds; {@code complete} whether it may answer without I/O. Readers share one copy until the
+     * entry changes: its arrays are never written, by the entry or by anyone holding the copy.
      */
     public record Snapshot(long timestamp, long[] bits, String[] strings, boolean[] has, boolean complete) {
     }
@@ -39,6 +46,7 @@ public final class LastValue {
         if (present && ts < timestamp) {
             return;
         }
+        published = null;
         if (!present || ts > timestamp) {
             Arrays.fill(has, false);
             timestamp = ts;
@@ -64,7 +72,10 @@ public final class LastValue {
 
     /** The entry, or {@code null} if the series has none. */
     public synchronized Snapshot snapshot() {
-        return present ? new Snapshot(timestamp, bits.clone(), strings.clone(), has.clone(), complete) : null;
+        if (present && published == null) {
+            published = new Snapshot(timestamp, bits.clone(), strings.clone(), has.clone(), complete);
+        }
+        return present ? published : null;
     }
 
     /** Entry, completeness and eviction count, read together. */
@@ -89,6 +100,7 @@ public final class LastValue {
     /** Marks the entry as possibly missing newer points held elsewhere (a segment found at open). */
     public synchronized void markIncomplete() {
         complete = false;
+        published = null;
     }
 
     /**
@@ -98,6 +110,7 @@ public final class LastValue {
     public synchronized void evict() {
         present = false;
         complete = false;
+        published = null;
         Arrays.fill(has, false);
         epoch++;
     }
@@ -112,6 +125,7 @@ public final class LastValue {
         if (epoch != epochAtStart) {
             return;
         }
+        published = null;
         if (!present || ts > timestamp) {
             Arrays.fill(has, false);
             timestamp = ts;
@@ -142,6 +156,7 @@ public final class LastValue {
     public synchronized void fillEmpty(long epochAtStart) {
         if (epoch == epochAtStart) {
             complete = true;
+            published = null;
         }
     }
 }

@@ -1,11 +1,9 @@
 package io.chronix.engine.segment;
 
 import io.chronix.engine.model.FieldType;
+import io.chronix.engine.model.SameClassList;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * What a segment says about itself without decoding a value: header, columns with statistics, row
@@ -19,24 +17,9 @@ public record SegmentMeta(Header header, String measurement, List<Column> column
                           List<Series> series, long fileSize, int crc) {
 
     public SegmentMeta {
-        columns = sameClassCopy(columns);
-        rowGroups = sameClassCopy(rowGroups);
+        columns = SameClassList.copyOf(columns);
+        rowGroups = SameClassList.copyOf(rowGroups);
         series = List.copyOf(series);
-    }
-
-    /**
-     * An unmodifiable, null-free copy whose class does not depend on its size. {@code List.copyOf}
-     * gives one class for one or two elements and another for more, and compiled callers of
-     * {@code get} and {@code size} are specialised to the classes they have seen: the query warm-up's
-     * segments, one row group each, produced code that TSBS's first segment with three row groups
-     * threw away (a {@code class_check} deoptimisation and a recompilation inside the first queries).
-     */
-    static <T> List<T> sameClassCopy(List<T> list) {
-        List<T> copy = new ArrayList<>(list.size());
-        for (T t : list) {
-            copy.add(Objects.requireNonNull(t, "element"));
-        }
-        return Collections.unmodifiableList(copy);
     }
 
     /** The 48-byte header's fields. */
@@ -73,7 +56,7 @@ public record SegmentMeta(Header header, String measurement, List<Column> column
     /** A row group: consecutive rows, one block per column (canonical order). */
     public record RowGroup(long firstRow, int rowCount, long minTime, long maxTime, List<Block> blocks) {
         public RowGroup {
-            blocks = sameClassCopy(blocks);
+            blocks = SameClassList.copyOf(blocks);
         }
 
         /** True if any row may fall in {@code [from, to]} (both inclusive). */
