@@ -1,14 +1,21 @@
 package io.chronix.api;
 
 import io.chronix.api.testing.ServiceTestProperties;
+import org.apache.catalina.connector.Connector;
+import org.apache.coyote.AbstractProtocol;
+import org.apache.tomcat.util.net.AbstractEndpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,6 +52,22 @@ class ServiceSurfaceTest {
             b.header("Authorization", "Bearer " + token);
         }
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Autowired
+    WebServerApplicationContext context;
+
+    /**
+     * Answers reach the socket in 64 KiB writes, not Tomcat's 8 KiB (see HttpServerConfiguration):
+     * the value the running endpoint uses, read from it (its accessor is protected), not the setting.
+     */
+    @Test
+    void theConnectorWritesToTheSocketIn64KiBBuffers() throws ReflectiveOperationException {
+        Connector connector = ((TomcatWebServer) context.getWebServer()).getTomcat().getConnector();
+        Method endpoint = AbstractProtocol.class.getDeclaredMethod("getEndpoint");
+        endpoint.setAccessible(true);
+        AbstractEndpoint<?, ?> running = (AbstractEndpoint<?, ?>) endpoint.invoke(connector.getProtocolHandler());
+        assertThat(running.getSocketProperties().getAppWriteBufSize()).isEqualTo(64 * 1024);
     }
 
     @Test
