@@ -72,10 +72,13 @@ public final class LastValue {
 
     /** The entry, or {@code null} if the series has none. */
     public synchronized Snapshot snapshot() {
-        if (present && published == null) {
+        if (!present) {
+            return null;
+        }
+        if (published == null) {
             published = new Snapshot(timestamp, bits.clone(), strings.clone(), has.clone(), complete);
         }
-        return present ? published : null;
+        return published;
     }
 
     /** Entry, completeness and eviction count, read together. */
