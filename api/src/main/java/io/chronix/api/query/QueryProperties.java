@@ -30,7 +30,13 @@ import java.time.Duration;
  * @param warmUpQueries  queries the service runs over a private synthetic engine at startup, before
  *                       it takes requests, so its first tenant queries do not pay for compiling the
  *                       query path (default 4000; 0 turns the warm-up off): see {@link QueryWarmUp}
- * @param warmUpTime     the warm-up stops at this time even with queries left (default 20s)
+ * @param warmUpTime     the warm-up stops at this time even with queries left (default 20s); the
+ *                       HTTP part below has a budget of its own, as long
+ * @param warmUpHttpQueries queries the service then sends itself over its own port, once it is
+ *                       open and before it reports ready, as a tenant that exists only for them:
+ *                       the HTTP side of the query path (the connector, the token and namespace
+ *                       lookups, the answer's writes) is compiled on them instead of on the first
+ *                       tenants' queries (default 3000; 0 turns it off): see {@link HttpWarmUp}
  */
 @Validated
 @ConfigurationProperties("chronix.query")
@@ -41,7 +47,8 @@ public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("256MB") @NotNull DataSize recycledBytes,
                               @DefaultValue("-1") @Min(-1) int scanHelpers,
                               @DefaultValue("4000") @Min(0) int warmUpQueries,
-                              @DefaultValue("20s") @NotNull Duration warmUpTime) {
+                              @DefaultValue("20s") @NotNull Duration warmUpTime,
+                              @DefaultValue("3000") @Min(0) int warmUpHttpQueries) {
 
     /** {@link #scanHelpers} with -1 resolved against this machine. */
     public int scanHelperThreads() {

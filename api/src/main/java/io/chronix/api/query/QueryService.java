@@ -122,7 +122,8 @@ public class QueryService implements AutoCloseable {
      */
     public long run(UUID tenantId, String tenantName, Namespace ns, String sql, ResultSink sink) throws IOException {
         Quotas quotas = directory.quotas(tenantId);
-        String nsTag = Long.toString(ns.id());
+        // the HTTP warm-up's namespace is counted as the in-process warm-up's queries are
+        String nsTag = ns.id() == WarmUpTenant.NAMESPACE_ID ? QueryWarmUp.NAMESPACE_TAG : Long.toString(ns.id());
         AtomicInteger inFlight = running.computeIfAbsent(tenantId, k -> new AtomicInteger());
         if (inFlight.incrementAndGet() > quotas.maxConcurrentQueries()) {
             inFlight.decrementAndGet();

@@ -5,11 +5,12 @@ import io.chronix.api.engine.EngineProperties;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.EngineConfig;
 import io.chronix.engine.cache.BlockCache;
+import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.chronix.engine.model.PointBatch;
+import io.chronix.engine.segment.SegmentWriterConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 import java.io.BufferedOutputStream;
@@ -55,7 +56,7 @@ import java.util.function.IntFunction;
  * warm-up only ever saves time.
  */
 @Component
-class QueryWarmUp implements SmartLifecycle {
+class QueryWarmUp extends StartupWarmUp {
 
     private static final Logger log = LoggerFactory.getLogger(QueryWarmUp.class);
     static final String NAMESPACE_TAG = "warm-up";
@@ -67,6 +68,15 @@ class QueryWarmUp implements SmartLifecycle {
     private static final Duration STEP = Duration.ofSeconds(10);
     /** The warm-up engine's block cache: a fraction of its blocks, so queries both hit and miss. */
     private static final long BLOCK_CACHE_BYTES = 1L << 20;
+    /**
+     * Rows per row group of the warm-up's segments. A shard here holds 14,400 rows, one row group at
+     * the default 65,536, where a namespace's shards hold several: with that one, the row-group
+     * loops of the scan planner never ran a second pass, and their compiled code was thrown away
+     * (JFR: {@code unstable_if} in {@code rowRangesOfMatchingSeries}) at a real query's first
+     * segment of several row groups. 4,096 gives four per shard, with series across their
+     * boundaries, as a namespace's are.
+     */
+    static final int ROW_GROUP_ROWS = 4_096;
     /** The engine is closed and opened again before these queries (see {@link #run}). */
     private static final java.util.Set<Integer> REOPEN_BEFORE = java.util.Set.of(100, 400, 1000, 2000);
     private static final Duration SPAN = Duration.ofHours(4);
@@ -82,6 +92,7 @@ class QueryWarmUp implements SmartLifecycle {
 
     QueryWarmUp(QueryService queries, DataDirectory data, EngineProperties engine, MaintenanceScheduler scheduler,
                 QueryProperties properties) {
+        super(PHASE);
         this.queries = queries;
         this.data = data;
         this.engine = engine;
@@ -98,26 +109,8 @@ class QueryWarmUp implements SmartLifecycle {
      */
     static final int PHASE = Integer.MAX_VALUE - 2048 - 1;
 
-    private volatile boolean running;
-
     @Override
-    public int getPhase() {
-        return PHASE;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public void stop() {
-        running = false;
-    }
-
-    @Override
-    public void start() {
-        running = true;
+    void warmUp() {
         if (properties.warmUpQueries() == 0 || properties.warmUpTime().isZero()) {
             return;
         }
@@ -135,15 +128,66 @@ class QueryWarmUp implements SmartLifecycle {
     record Report(int queries, long[] rowsByShape) {
     }
 
-    /** Runs up to {@code max} queries, or until {@code budget} has passed. */
+    /** Runs up to {@code max} queries in process, or until {@code budget} has passed. */
     Report run(int max, Duration budget) throws IOException {
+        return run(max, budget, this::inProcess);
+    }
+
+    /**
+     * Where the warm-up's queries go: {@link #inProcess} straight to {@link QueryService#execute},
+     * or over the service's own HTTP port ({@link HttpWarmUp}).
+     */
+    @FunctionalInterface
+    interface Route {
+        /** Opens the way to {@code engine} for one warm-up; closing it closes the way. */
+        Queries open(NamespaceTables.Handle engine) throws IOException;
+    }
+
+    /** One warm-up's way to its engine. */
+    interface Queries extends AutoCloseable {
+        /** Runs query number {@code n} and answers in {@code format}; returns the rows answered. */
+        long execute(int n, String sql, ResultFormat format) throws IOException;
+
+        /**
+         * The shape (an index into {@link #shapes}) of query number {@code n}: by default every
+         * other query the one-series aggregate — the shape dashboards send most, and the cheapest,
+         * so the per-query path reaches the invocation counts the JIT optimises at — and the others
+         * in turn between.
+         */
+        default int shape(int n, int shapes) {
+            return n % 2 == 1 ? 0 : (n / 2) % shapes;
+        }
+
+        @Override
+        default void close() {
+        }
+    }
+
+    private Queries inProcess(NamespaceTables.Handle engine) {
+        // answers go to streams of three classes in turn: code compiled for one class would be
+        // thrown away when the first real response stream, of another, arrives
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        List<OutputStream> sinks = List.of(OutputStream.nullOutputStream(), kept, new BufferedOutputStream(OutputStream.nullOutputStream()));
+        return (n, sql, format) -> {
+            OutputStream sink = sinks.get(n % sinks.size());
+            kept.reset();
+            return queries.execute(NAMESPACE_TAG, NAMESPACE_TAG, Duration.ofSeconds(30), () -> engine, sql,
+                    (q, result) -> format.write(result, sink));
+        };
+    }
+
+    /** Runs up to {@code max} queries by {@code route}, or until {@code budget} has passed. */
+    Report run(int max, Duration budget, Route route) throws IOException {
         Path dir = data.warmUp();
         DataDirectory.deleteTree(dir);
         long deadline = System.nanoTime() + budget.toNanos();
         // its own small block cache: its queries miss as well as hit (code compiled on hits alone
         // is thrown away at a real query's first miss), and the namespaces' shared cache gets none
         // of its blocks
-        EngineConfig config = engine.engineConfig().withBlockCache(BlockCache.create(BLOCK_CACHE_BYTES));
+        BlockCache cache = BlockCache.create(BLOCK_CACHE_BYTES);
+        SegmentWriterConfig segments = SegmentWriterConfig.defaults().withRowGroupRows(ROW_GROUP_ROWS);
+        EngineConfig config = engine.engineConfig().withSegments((io, segmentsDir, tmpDir) -> new CsxSegmentStore(io, segmentsDir, tmpDir,
+                segments, cache));
         Chronix[] current = {Chronix.open(dir, config, scheduler)};
         try {
             Chronix c = current[0];
@@ -170,40 +214,33 @@ class QueryWarmUp implements SmartLifecycle {
             long[] rows = new long[shapes.size()];
             List<List<String>> pools = shapes.stream().map(f -> (List<String>) new ArrayList<String>()).toList();
             int n = 0;
-            // answers go to streams of three classes in turn: code compiled for one class would be
-            // thrown away when the first real response stream, of another, arrives
-            ByteArrayOutputStream kept = new ByteArrayOutputStream();
-            List<OutputStream> sinks = List.of(OutputStream.nullOutputStream(), kept, new BufferedOutputStream(OutputStream.nullOutputStream()));
-            while (n < max && System.nanoTime() < deadline) {
-                if (REOPEN_BEFORE.contains(n)) {
-                    // segments not open yet, series indexes not loaded, the memtable from the WAL:
-                    // the first queries after a start or a flush take those paths, so these do too
-                    current[0].close(); // closing twice is harmless: the finally below may, if this open fails
-                    current[0] = Chronix.open(dir, config, scheduler);
-                }
-                // every other query the one-series aggregate: the shape dashboards send most, and the
-                // cheapest, so the per-query path reaches the invocation counts the JIT optimises at
-                int shape = n % 2 == 1 ? 0 : (n / 2) % shapes.size();
-                // of each shape, three in four texts repeat (a client repeating a query: its analysis
-                // is kept), one in four is new (analysed): code compiled for only one of the two is
-                // thrown away at the first query of the other
-                List<String> pool = pools.get(shape);
-                String sql;
-                if (pool.size() == POOL && random.nextInt(4) != 0) {
-                    sql = pool.get(random.nextInt(POOL));
-                } else {
-                    sql = shapes.get(shape).apply(n);
-                    if (pool.size() < POOL) {
-                        pool.add(sql);
+            try (Queries way = route.open(handle)) {
+                while (n < max && System.nanoTime() < deadline) {
+                    if (REOPEN_BEFORE.contains(n)) {
+                        // segments not open yet, series indexes not loaded, the memtable from the WAL:
+                        // the first queries after a start or a flush take those paths, so these do too
+                        current[0].close(); // closing twice is harmless: the finally below may, if this open fails
+                        current[0] = Chronix.open(dir, config, scheduler);
                     }
+                    int shape = way.shape(n, shapes.size());
+                    // of each shape, three in four texts repeat (a client repeating a query: its analysis
+                    // is kept), one in four is new (analysed): code compiled for only one of the two is
+                    // thrown away at the first query of the other
+                    List<String> pool = pools.get(shape);
+                    String sql;
+                    if (pool.size() == POOL && random.nextInt(4) != 0) {
+                        sql = pool.get(random.nextInt(POOL));
+                    } else {
+                        sql = shapes.get(shape).apply(n);
+                        if (pool.size() < POOL) {
+                            pool.add(sql);
+                        }
+                    }
+                    // JSON mostly, as clients mostly ask for it; every format now and then
+                    ResultFormat format = n % 10 == 8 ? formats[(n / 10) % formats.length] : ResultFormat.JSON;
+                    rows[shape] += way.execute(n, sql, format);
+                    n++;
                 }
-                // JSON mostly, as clients mostly ask for it; every format now and then
-                ResultFormat format = n % 10 == 8 ? formats[(n / 10) % formats.length] : ResultFormat.JSON;
-                OutputStream sink = sinks.get(n % sinks.size());
-                kept.reset();
-                rows[shape] += queries.execute(NAMESPACE_TAG, NAMESPACE_TAG, Duration.ofSeconds(30), () -> handle, sql,
-                        (q, result) -> format.write(result, sink));
-                n++;
             }
             return new Report(n, rows);
         } finally {
