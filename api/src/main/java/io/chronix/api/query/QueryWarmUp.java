@@ -347,12 +347,15 @@ class QueryWarmUp extends StartupWarmUp {
         return sb.toString();
     }
 
+    /**
+     * {@code count} distinct hosts drawn at random, as dashboards pick them: neighbours in the host
+     * numbering lie next to each other in a segment, so their rows would be one stretch of a row
+     * group, and the planner's code for several stretches would first run at a real query.
+     */
     private static String hosts(SplittableRandom random, int count) {
         StringBuilder sb = new StringBuilder();
-        int first = random.nextInt(HOSTS - count + 1);
-        for (int i = 0; i < count; i++) {
-            sb.append(i == 0 ? "'" : ", '").append("host_").append(first + i).append('\'');
-        }
+        random.ints(0, HOSTS).distinct().limit(count)
+                .forEach(h -> sb.append(sb.isEmpty() ? "'" : ", '").append("host_").append(h).append('\''));
         return sb.toString();
     }
 

@@ -38,8 +38,12 @@ class EmbeddedDefaultsIT {
             assertThat(me.body()).contains("\"kind\":\"operator\"");
             assertThat(data.resolve("postgres/PG_VERSION")).exists();
             assertThat(data.resolve("cold")).isDirectory();
-            // the query path ran before the port opened, over an engine of its own that is gone again
+            // the query path ran before the port opened, over an engine of its own, then over the
+            // port as the in-memory warm-up tenant, before the service was ready; both engines are
+            // gone again, and the warm-up namespace never reached the registry (no namespaces/)
             assertThat(first.output()).containsPattern("query path warmed up \\[queries=\\d+, rows=[1-9]\\d*, ms=\\d+]");
+            assertThat(first.output()).containsPattern("HTTP query path warmed up \\[queries=[1-9]\\d*, ms=\\d+]");
+            assertThat(first.output()).doesNotContain("HTTP warm-up failed");
             assertThat(data.resolve("warm-up")).doesNotExist();
             assertThat(data.resolve("namespaces")).doesNotExist();
         }
@@ -60,7 +64,8 @@ class EmbeddedDefaultsIT {
      */
     @Test
     void theLastUsageReportAtShutdownReachesTheEmbeddedDatabase() throws Exception {
-        List<String> args = List.of("--chronix.usage.report-interval=PT1H", "--chronix.query.warm-up-queries=0");
+        List<String> args = List.of("--chronix.usage.report-interval=PT1H", "--chronix.query.warm-up-queries=0",
+                "--chronix.query.warm-up-http-queries=0");
         WriteClient.Tenant t;
         try (ServiceProcess first = ServiceProcess.start(data, args)) {
             WriteClient c = new WriteClient(first);
