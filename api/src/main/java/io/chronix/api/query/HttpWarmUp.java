@@ -8,6 +8,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -49,6 +50,7 @@ class HttpWarmUp extends StartupWarmUp {
     private final QueryProperties properties;
     private final ApplicationContext context;
     private final Environment environment;
+
     HttpWarmUp(QueryWarmUp warmUp, WarmUpTenant tenant, QueryProperties properties, ApplicationContext context, Environment environment) {
         super(PHASE);
         this.warmUp = warmUp;
@@ -96,7 +98,7 @@ class HttpWarmUp extends StartupWarmUp {
         }
         URI endpoint = URI.create("http://" + host + ":" + server.getPort() + "/api/v1/namespaces/" + WarmUpTenant.NAMESPACE + "/query");
         return engine -> {
-            WarmUpTenant.Session session = tenant.open(engine, Duration.ofSeconds(30));
+            WarmUpTenant.Session session = tenant.open(engine, QueryWarmUp.QUERY_TIMEOUT);
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
             String authorization = "Bearer " + session.token();
             return new QueryWarmUp.Queries() {
@@ -106,13 +108,13 @@ class HttpWarmUp extends StartupWarmUp {
                     if (n % 10 == 9) {
                         // now and then by POST with a JSON body, as the console and most clients send
                         // it (the dispatcher's way); the rest by GET, which the direct filter answers
-                        String body = "{\"sql\":" + tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(sql) + "}";
+                        String body = "{\"sql\":" + JsonMapper.shared().writeValueAsString(sql) + "}";
                         b = HttpRequest.newBuilder(endpoint).header(HttpHeaders.CONTENT_TYPE, "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofString(body));
                     } else {
                         b = HttpRequest.newBuilder(URI.create(endpoint + "?sql=" + URLEncoder.encode(sql, StandardCharsets.UTF_8))).GET();
                     }
-                    HttpRequest request = b.timeout(Duration.ofSeconds(30)).header(HttpHeaders.AUTHORIZATION, authorization)
+                    HttpRequest request = b.timeout(QueryWarmUp.QUERY_TIMEOUT).header(HttpHeaders.AUTHORIZATION, authorization)
                             .header(HttpHeaders.ACCEPT, format.mediaType.toString()).build();
                     HttpResponse<byte[]> response;
                     try {

@@ -5,7 +5,6 @@ import io.chronix.api.engine.EngineProperties;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.EngineConfig;
 import io.chronix.engine.cache.BlockCache;
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.segment.SegmentWriterConfig;
@@ -80,6 +79,8 @@ class QueryWarmUp extends StartupWarmUp {
     /** The engine is closed and opened again before these queries (see {@link #run}). */
     private static final java.util.Set<Integer> REOPEN_BEFORE = java.util.Set.of(100, 400, 1000, 2000);
     private static final Duration SPAN = Duration.ofHours(4);
+    /** Each warm-up query's timeout, in process and over HTTP. */
+    static final Duration QUERY_TIMEOUT = Duration.ofSeconds(30);
     /** Texts of each shape that repeat (see {@link #run}). */
     private static final int POOL = 40;
     private static final DateTimeFormatter PLAIN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
@@ -145,7 +146,10 @@ class QueryWarmUp extends StartupWarmUp {
 
     /** One warm-up's way to its engine. */
     interface Queries extends AutoCloseable {
-        /** Runs query number {@code n} and answers in {@code format}; returns the rows answered. */
+        /**
+         * Runs query number {@code n} and answers in {@code format}; returns the rows answered (in
+         * process) or 1 for an answer (over HTTP, where the rows are not counted).
+         */
         long execute(int n, String sql, ResultFormat format) throws IOException;
 
         /**
@@ -171,7 +175,7 @@ class QueryWarmUp extends StartupWarmUp {
         return (n, sql, format) -> {
             OutputStream sink = sinks.get(n % sinks.size());
             kept.reset();
-            return queries.execute(NAMESPACE_TAG, NAMESPACE_TAG, Duration.ofSeconds(30), () -> engine, sql,
+            return queries.execute(NAMESPACE_TAG, NAMESPACE_TAG, QUERY_TIMEOUT, () -> engine, sql,
                     (q, result) -> format.write(result, sink));
         };
     }
@@ -184,10 +188,8 @@ class QueryWarmUp extends StartupWarmUp {
         // its own small block cache: its queries miss as well as hit (code compiled on hits alone
         // is thrown away at a real query's first miss), and the namespaces' shared cache gets none
         // of its blocks
-        BlockCache cache = BlockCache.create(BLOCK_CACHE_BYTES);
-        SegmentWriterConfig segments = SegmentWriterConfig.defaults().withRowGroupRows(ROW_GROUP_ROWS);
-        EngineConfig config = engine.engineConfig().withSegments((io, segmentsDir, tmpDir) -> new CsxSegmentStore(io, segmentsDir, tmpDir,
-                segments, cache));
+        EngineConfig config = engine.engineConfig().withCsxSegments(SegmentWriterConfig.defaults().withRowGroupRows(ROW_GROUP_ROWS),
+                BlockCache.create(BLOCK_CACHE_BYTES));
         Chronix[] current = {Chronix.open(dir, config, scheduler)};
         try {
             Chronix c = current[0];

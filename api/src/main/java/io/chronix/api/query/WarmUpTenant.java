@@ -48,7 +48,7 @@ final class WarmUpTenant {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** An open warm-up: the token, the tenant it verifies as, the namespace and its engine. */
-    record Session(String token, VerifiedToken verified, Namespace namespace, Quotas quotas, NamespaceTables.Handle tables) {
+    record Session(String token, VerifiedToken verified, Namespace namespace, Quotas quotas, NamespaceTables.Handle engine) {
     }
 
     private volatile Session session;
@@ -125,7 +125,7 @@ final class WarmUpTenant {
         return ns -> {
             Session s = session;
             if (s != null && ns.id() == NAMESPACE_ID && ns.tenantId().equals(s.verified().tenantId())) {
-                return s.tables();
+                return s.engine();
             }
             return registry.open(ns);
         };
