@@ -154,7 +154,7 @@ public final class EndToEndCommand {
                     Thread.sleep(settle);
                 }
                 List<QueryStats> stats = loadOnly ? List.of()
-                        : new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos)
+                        : new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos).serverThreads(target::threadCpuNanos)
                                 .clientWarmUp(clientWarmUp).warmupTime(warmupTime).run(plan, reference);
                 if (!loadOnly) {
                     QueryRunner.print(name, stats, log);
@@ -235,8 +235,14 @@ public final class EndToEndCommand {
                 return s == null || s.failed() || s.serverCpuPerRun() < 0 ? Double.NaN : s.serverCpuPerRun() / 1e6;
             }, "%.2f");
         }
-        out.println("(query figures: median of the timed runs, then the server's CPU per timed run, all its threads;"
-                + " every answer checked against the generator's reference)");
+        for (QueryKind k : kinds) {
+            row(out, k.label() + " jit ms", outcomes, base, x -> {
+                QueryStats s = x.queries().stream().filter(q -> q.kind() == k).findFirst().orElse(null);
+                return s == null || s.failed() || s.serverJitPerRun() < 0 ? Double.NaN : s.serverJitPerRun() / 1e6;
+            }, "%.2f");
+        }
+        out.println("(query figures: median of the timed runs, then the server's CPU per timed run, all its threads, then"
+                + " the part of it its JIT compiler threads took; every answer checked against the generator's reference)");
     }
 
     private interface Figure {

@@ -74,7 +74,7 @@ public final class QueryCommand {
             plan.forEach(q -> System.out.println(q.kind().label() + ": " + dialect.render(q)));
         }
         List<QueryStats> stats = new QueryRunner(dialect, warmup, runs, keepGoing, serverCpu).clientWarmUp(clientWarmUp)
-                .warmupTime(warmupTime).run(plan, reference);
+                .warmupTime(warmupTime).serverThreads(serverThreads(serverPid)).run(plan, reference);
         QueryRunner.print(dialect.name(), stats, System.out);
         long failed = stats.stream().filter(QueryStats::failed).count();
         if (failed > 0) {
@@ -83,6 +83,15 @@ public final class QueryCommand {
     }
 
     /** The CPU time so far of the process {@code pid} (a target started by hand), or a supplier of -1 when none is given. */
+    /** The server's CPU by kind of thread, read from {@code /proc}; nothing without {@code --server-pid}. */
+    static java.util.function.Supplier<Map<String, Long>> serverThreads(long pid) {
+        if (pid < 0) {
+            return Map::of;
+        }
+        java.nio.file.Path tasks = java.nio.file.Path.of("/proc", Long.toString(pid), "task");
+        return () -> io.chronix.bench.peer.ThreadCpu.of(tasks);
+    }
+
     static java.util.function.LongSupplier serverCpu(long pid) {
         if (pid < 0) {
             return () -> -1;

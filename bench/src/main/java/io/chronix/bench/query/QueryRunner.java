@@ -31,6 +31,7 @@ public final class QueryRunner {
     private final boolean keepGoing;
     private final LongSupplier serverCpuNanos;
     private int clientWarmUp;
+    private java.util.function.Supplier<Map<String, Long>> serverThreads = Map::of;
     private java.time.Duration warmupTime;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -82,6 +83,16 @@ public final class QueryRunner {
         return this;
     }
 
+    /**
+     * The target process's CPU by kind of thread ({@link io.chronix.bench.peer.ThreadCpu}), read at
+     * the first and the last timed run of each kind, so the report shows how much of the server's
+     * CPU per query its JIT compilers took; empty where it is not known.
+     */
+    public QueryRunner serverThreads(java.util.function.Supplier<Map<String, Long>> threads) {
+        this.serverThreads = threads;
+        return this;
+    }
+
     public List<QueryStats> run(List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
             throws InterruptedException {
         try {
@@ -113,9 +124,13 @@ public final class QueryRunner {
         boolean cpuKnown = true;
         int warmup = this.warmup;
         long warmupEnds = warmupTime == null ? Long.MAX_VALUE : System.nanoTime() + warmupTime.toNanos();
+        Map<String, Long> threadsBefore = Map.of();
         for (int i = 0; i < warmup + runs; i++) {
             if (i < warmup && System.nanoTime() >= warmupEnds) {
                 warmup = i; // the warm-up's time is up: the timed runs start with this query
+            }
+            if (i == warmup) {
+                threadsBefore = serverThreads.get();
             }
             QueryInstance q = instances.get(i % instances.size());
             String text = dialect.render(q);
@@ -152,24 +167,38 @@ public final class QueryRunner {
                 return new QueryStats(kind, new long[0], 0, why);
             }
         }
-        return new QueryStats(kind, samples, rows, null, cpuKnown ? cpuTimed : -1);
+        return new QueryStats(kind, samples, rows, null, cpuKnown ? cpuTimed : -1, jitBetween(threadsBefore, serverThreads.get()));
+    }
+
+    /** JIT CPU nanoseconds between two readings, or -1 if either is unknown. */
+    static long jitBetween(Map<String, Long> before, Map<String, Long> after) {
+        Long b = before.get(io.chronix.bench.peer.ThreadCpu.JIT);
+        Long a = after.get(io.chronix.bench.peer.ThreadCpu.JIT);
+        return a == null || b == null ? -1 : a - b;
+    }
+
+    private static String millis(long nanos) {
+        return nanos < 0 ? "-" : String.format(Locale.ROOT, "%.2f", nanos / 1e6);
     }
 
     private static String abbreviate(String s) {
         return s.length() <= 500 ? s : s.substring(0, 500) + "...";
     }
 
-    /** One line per query: median, p90, min, max in milliseconds, rows; failures with their reason. */
+    /**
+     * One line per query: median, p90, min, max in milliseconds, rows, the server's CPU per query and
+     * the part of it its JIT compilers took; failures with their reason.
+     */
     public static void print(String target, List<QueryStats> stats, PrintStream out) {
-        out.printf(Locale.ROOT, "%-24s %10s %10s %10s %10s %8s %12s  (%s, ms)%n", "query", "median", "p90", "min", "max",
-                "rows", "server cpu/q", target);
+        out.printf(Locale.ROOT, "%-24s %10s %10s %10s %10s %8s %12s %8s  (%s, ms)%n", "query", "median", "p90", "min", "max",
+                "rows", "server cpu/q", "jit/q", target);
         for (QueryStats s : stats) {
             if (s.failed()) {
                 out.printf(Locale.ROOT, "%-24s FAILED: %s%n", s.kind().label(), s.error());
             } else {
-                out.printf(Locale.ROOT, "%-24s %10.2f %10.2f %10.2f %10.2f %8d %12s%n", s.kind().label(),
+                out.printf(Locale.ROOT, "%-24s %10.2f %10.2f %10.2f %10.2f %8d %12s %8s%n", s.kind().label(),
                         s.median() / 1e6, s.p90() / 1e6, s.min() / 1e6, s.max() / 1e6, s.rows(),
-                        s.serverCpuPerRun() < 0 ? "-" : String.format(Locale.ROOT, "%.2f", s.serverCpuPerRun() / 1e6));
+                        millis(s.serverCpuPerRun()), millis(s.serverJitPerRun()));
             }
         }
     }

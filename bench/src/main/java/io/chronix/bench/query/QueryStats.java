@@ -11,16 +11,27 @@ import java.util.Arrays;
  * @param error    why the query failed (wrong answer, refused), or null
  * @param serverCpuNanos CPU time the target's process used over the timed runs (all its threads:
  *                 background work, JIT and GC included), or -1 where it is not known
+ * @param serverJitNanos of that, what its JIT compiler threads used over the same window (a JVM
+ *                 still compiling its request path shows here), or -1 where it is not known
  */
-public record QueryStats(QueryKind kind, long[] samples, int rows, String error, long serverCpuNanos) {
+public record QueryStats(QueryKind kind, long[] samples, int rows, String error, long serverCpuNanos, long serverJitNanos) {
 
     public QueryStats(QueryKind kind, long[] samples, int rows, String error) {
-        this(kind, samples, rows, error, -1);
+        this(kind, samples, rows, error, -1, -1);
+    }
+
+    public QueryStats(QueryKind kind, long[] samples, int rows, String error, long serverCpuNanos) {
+        this(kind, samples, rows, error, serverCpuNanos, -1);
     }
 
     /** Server CPU nanoseconds per timed run, or -1 where it is not known. */
     public long serverCpuPerRun() {
         return serverCpuNanos < 0 || samples.length == 0 ? -1 : serverCpuNanos / samples.length;
+    }
+
+    /** Server JIT CPU nanoseconds per timed run, or -1 where it is not known. */
+    public long serverJitPerRun() {
+        return serverJitNanos < 0 || samples.length == 0 ? -1 : serverJitNanos / samples.length;
     }
 
     public boolean failed() {

@@ -14,10 +14,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A kind's warm-up ends at its query count or its time, whichever comes first; the timed runs are always all run. */
+/**
+ * A kind's warm-up ends at its query count or its time, whichever comes first; the timed runs are
+ * always all run, and the server's threads are read at the first and the last of them.
+ */
 class QueryRunnerWarmupTest {
 
     @Test
@@ -28,9 +33,30 @@ class QueryRunnerWarmupTest {
         assertThat(requestsFor(3, Duration.ZERO, 5)).as("no warm-up at all").isEqualTo(5);
     }
 
+    @Test
+    void theJitFigureIsWhatTheCompilerThreadsTookBetweenTheFirstAndTheLastTimedRun() throws Exception {
+        // readings 1 s apart, each read once: before the first timed run and after the last
+        AtomicInteger readings = new AtomicInteger();
+        Supplier<Map<String, Long>> threads = () -> Map.of(io.chronix.bench.peer.ThreadCpu.JIT, readings.incrementAndGet() * 1_000_000_000L);
+        List<QueryStats> stats = run(3, 4, runner -> runner.serverThreads(threads), new AtomicInteger());
+        assertThat(readings.get()).isEqualTo(2);
+        assertThat(stats.getFirst().serverJitNanos()).isEqualTo(1_000_000_000L);
+        assertThat(stats.getFirst().serverJitPerRun()).isEqualTo(250_000_000L);
+
+        List<QueryStats> unknown = run(3, 4, runner -> runner.serverThreads(Map::of), new AtomicInteger());
+        assertThat(unknown.getFirst().serverJitPerRun()).isEqualTo(-1);
+    }
+
     /** Requests a runner sends for one kind against a server answering each in about 10 ms. */
     private static int requestsFor(int warmup, Duration warmupTime, int runs) throws Exception {
         AtomicInteger requests = new AtomicInteger();
+        run(warmup, runs, runner -> runner.warmupTime(warmupTime), requests);
+        return requests.get();
+    }
+
+    /** One kind's stats from a runner set up by {@code configure}, against a server answering each query in about 10 ms. */
+    private static List<QueryStats> run(int warmup, int runs, UnaryOperator<QueryRunner> configure, AtomicInteger requests)
+            throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         byte[] body = "1".getBytes(StandardCharsets.UTF_8);
         server.createContext("/", exchange -> {
@@ -74,9 +100,9 @@ class QueryRunnerWarmupTest {
                     return true;
                 }
             };
-            List<QueryStats> stats = new QueryRunner(dialect, warmup, runs, false).warmupTime(warmupTime).run(List.of(q), Map.of(q, answer));
+            List<QueryStats> stats = configure.apply(new QueryRunner(dialect, warmup, runs, false)).run(List.of(q), Map.of(q, answer));
             assertThat(stats).singleElement().satisfies(s -> assertThat(s.failed()).isFalse());
-            return requests.get();
+            return stats;
         } finally {
             server.stop(0);
         }

@@ -23,14 +23,16 @@ class QueryStatsTest {
     }
 
     @Test
-    void thePrintedTableCarriesTheServerCpuColumn() {
+    void thePrintedTableCarriesTheServerCpuAndJitColumns() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         QueryRunner.print("chronix", List.of(
+                new QueryStats(KIND, new long[]{2_000_000, 2_000_000}, 61, null, 15_000_000, 5_000_000),
                 new QueryStats(KIND, new long[]{2_000_000}, 61, null, 7_500_000),
                 new QueryStats(KIND, new long[]{2_000_000}, 61, null)), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
-        assertThat(lines.get(0)).contains("server cpu/q");
-        assertThat(lines.get(1)).endsWith(" 7.50");
-        assertThat(lines.get(2)).endsWith(" -");
+        assertThat(lines.get(0)).contains("server cpu/q").contains("jit/q");
+        assertThat(lines.get(1)).endsWith(" 7.50     2.50");
+        assertThat(lines.get(2)).endsWith(" 7.50        -");
+        assertThat(lines.get(3)).endsWith(" -        -");
     }
 }
