@@ -104,6 +104,7 @@ class HttpWarmUp extends StartupWarmUp {
             return new QueryWarmUp.Queries() {
                 @Override
                 public long execute(int n, String sql, ResultFormat format) throws IOException {
+                    tenant.turn(); // the lookups' compiled calls: see WarmUpTenant
                     HttpRequest.Builder b;
                     if (n % 10 == 9) {
                         // now and then by POST with a JSON body, as the console and most clients send

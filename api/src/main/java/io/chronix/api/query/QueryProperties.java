@@ -36,7 +36,8 @@ import java.time.Duration;
  *                       open and before it reports ready, as a tenant that exists only for them:
  *                       the HTTP side of the query path (the connector, the token and namespace
  *                       lookups, the answer's writes) is compiled on them instead of on the first
- *                       tenants' queries (default 3000; 0 turns it off): see {@link HttpWarmUp}
+ *                       tenants' queries (default 9000: on two cores what C2 needs to compile the top
+ *                       of the request path before the first tenant query; 0 turns it off): see {@link HttpWarmUp}
  */
 @Validated
 @ConfigurationProperties("chronix.query")
@@ -48,7 +49,7 @@ public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("-1") @Min(-1) int scanHelpers,
                               @DefaultValue("4000") @Min(0) int warmUpQueries,
                               @DefaultValue("20s") @NotNull Duration warmUpTime,
-                              @DefaultValue("3000") @Min(0) int warmUpHttpQueries) {
+                              @DefaultValue("9000") @Min(0) int warmUpHttpQueries) {
 
     /** {@link #scanHelpers} with -1 resolved against this machine. */
     public int scanHelperThreads() {

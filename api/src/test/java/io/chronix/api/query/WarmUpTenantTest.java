@@ -13,8 +13,10 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The warm-up tenant's decorators: what they answer while a session is open, and that everything else passes through. */
 class WarmUpTenantTest {
@@ -49,10 +51,30 @@ class WarmUpTenantTest {
 
     final NamespaceTables.Handle registryHandle = handle();
     final NamespaceTables registry = ns -> registryHandle;
-    final NamespaceTables.Handle warmUpEngine = handle();
+    final AtomicInteger warmUpCloses = new AtomicInteger();
+    final NamespaceTables.Handle warmUpEngine = new NamespaceTables.Handle() {
+        @Override
+        public Chronix engine() {
+            throw new UnsupportedOperationException("not opened in this test");
+        }
+
+        @Override
+        public void close() {
+            warmUpCloses.incrementAndGet();
+        }
+    };
     final WarmUpTenant tenant = new WarmUpTenant();
     final TenancyDirectory directory = tenant.directory(database);
     final NamespaceTables tables = tenant.tables(registry);
+
+    /** The warm-up's engine, behind a handle of the session's: closing it is closing the warm-up's. */
+    void assertIsTheWarmUps(NamespaceTables.Handle h) {
+        assertThat(h).isNotSameAs(registryHandle);
+        int before = warmUpCloses.get();
+        h.close();
+        assertThat(warmUpCloses.get()).isEqualTo(before + 1);
+        assertThatThrownBy(h::engine).isInstanceOf(UnsupportedOperationException.class).hasMessage("not opened in this test");
+    }
 
     static NamespaceTables.Handle handle() {
         return new NamespaceTables.Handle() {
@@ -99,7 +121,7 @@ class WarmUpTenantTest {
         assertThat(directory.quotas(id).queryTimeout()).isEqualTo(Duration.ofSeconds(7));
         assertThat(directory.quotas(REAL)).isSameAs(REAL_QUOTAS);
 
-        assertThat(tables.open(s.namespace())).isSameAs(warmUpEngine);
+        assertIsTheWarmUps(tables.open(s.namespace()));
         assertThat(tables.open(REAL_NS)).isSameAs(registryHandle);
         // id 0 under another tenant is not the session's namespace
         assertThat(tables.open(new Namespace(WarmUpTenant.NAMESPACE_ID, REAL, WarmUpTenant.NAMESPACE, Duration.ofDays(1), null, "{}",
@@ -119,5 +141,44 @@ class WarmUpTenantTest {
         assertThat(second.verified().tenantId()).isNotEqualTo(first.verified().tenantId());
         assertThat(directory.verify(first.token())).as("an earlier session's token").isEmpty();
         tenant.close();
+    }
+
+    @Test
+    void decoratorsMadeWhileASessionIsOpenKnowItAndForgetItWithTheOthers() {
+        WarmUpTenant.Session s = tenant.open(warmUpEngine, Duration.ofSeconds(5));
+        TenancyDirectory late = tenant.directory(database);
+        NamespaceTables lateTables = tenant.tables(registry);
+        assertThat(late.verify(s.token())).contains(s.verified());
+        assertIsTheWarmUps(lateTables.open(s.namespace()));
+
+        tenant.close();
+        for (TenancyDirectory d : new TenancyDirectory[] {directory, late}) {
+            assertThat(d.verify(s.token())).isEmpty();
+            assertThat(d.namespace(s.verified().tenantId(), WarmUpTenant.NAMESPACE)).isEmpty();
+            assertThat(d.verify("cx_real")).contains(REAL_TOKEN);
+        }
+        assertThat(lateTables.open(s.namespace())).isSameAs(registryHandle);
+        assertThat(tables.open(s.namespace())).isSameAs(registryHandle);
+    }
+
+    @Test
+    void turningThroughTheViewsAnswersTheSameAndNothingAfterTheSession() {
+        WarmUpTenant.Session s = tenant.open(warmUpEngine, Duration.ofSeconds(5));
+        UUID id = s.verified().tenantId();
+        for (int i = 0; i < 7; i++) {
+            tenant.turn();
+            assertThat(directory.verify(s.token())).as("turn %d", i).contains(s.verified());
+            assertThat(directory.namespace(id, WarmUpTenant.NAMESPACE)).contains(s.namespace());
+            assertThat(directory.namespace(REAL, "metrics")).contains(REAL_NS);
+            assertThat(directory.quotas(id).queryTimeout()).isEqualTo(Duration.ofSeconds(5));
+            assertThat(directory.quotas(REAL)).isSameAs(REAL_QUOTAS);
+            assertIsTheWarmUps(tables.open(s.namespace()));
+            assertThat(tables.open(REAL_NS)).isSameAs(registryHandle);
+        }
+        tenant.close();
+        tenant.turn(); // a turn after the session leaves the database's and the registry's in place
+        assertThat(directory.verify(s.token())).isEmpty();
+        assertThat(directory.namespace(REAL, "metrics")).contains(REAL_NS);
+        assertThat(tables.open(s.namespace())).isSameAs(registryHandle);
     }
 }
