@@ -75,7 +75,7 @@ public final class PeerProcess implements AutoCloseable {
      * GC threads do; a pool may end threads, which then drop out of "other").
      */
     public java.util.Map<String, Long> threadCpuNanos() {
-        return ThreadCpu.of(Path.of("/proc", Long.toString(process.pid()), "task"));
+        return ThreadCpu.ofProcess(process.pid());
     }
 
     /** The last lines of the log, for error messages. */

@@ -38,6 +38,11 @@ public final class ThreadCpu {
         return OTHER;
     }
 
+    /** {@link #of(Path)} for the process {@code pid}, from its {@code /proc/<pid>/task}. */
+    public static Map<String, Long> ofProcess(long pid) {
+        return of(Path.of("/proc", Long.toString(pid), "task"));
+    }
+
     /**
      * CPU nanoseconds of each kind, in the order jit, gc, other; empty if {@code taskDir} cannot be
      * read (not Linux, or the process ended).

@@ -3,6 +3,7 @@ package io.chronix.bench.query;
 import io.chronix.bench.cli.Options;
 import io.chronix.bench.generator.CpuOnlyConfig;
 import io.chronix.bench.generator.GenerateCommand;
+import io.chronix.bench.peer.ThreadCpu;
 import io.chronix.bench.query.dialect.ChronixSqlDialect;
 import io.chronix.bench.query.dialect.InfluxQlDialect;
 import io.chronix.bench.query.dialect.QueryDialect;
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code bench query}: runs the query set against a target already loaded with the data set that the
@@ -82,16 +84,12 @@ public final class QueryCommand {
         }
     }
 
-    /** The CPU time so far of the process {@code pid} (a target started by hand), or a supplier of -1 when none is given. */
     /** The server's CPU by kind of thread, read from {@code /proc}; nothing without {@code --server-pid}. */
-    static java.util.function.Supplier<Map<String, Long>> serverThreads(long pid) {
-        if (pid < 0) {
-            return Map::of;
-        }
-        java.nio.file.Path tasks = java.nio.file.Path.of("/proc", Long.toString(pid), "task");
-        return () -> io.chronix.bench.peer.ThreadCpu.of(tasks);
+    static Supplier<Map<String, Long>> serverThreads(long pid) {
+        return pid < 0 ? Map::of : () -> ThreadCpu.ofProcess(pid);
     }
 
+    /** The CPU time so far of the process {@code pid} (a target started by hand), or a supplier of -1 when none is given. */
     static java.util.function.LongSupplier serverCpu(long pid) {
         if (pid < 0) {
             return () -> -1;

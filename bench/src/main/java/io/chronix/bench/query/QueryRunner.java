@@ -1,5 +1,6 @@
 package io.chronix.bench.query;
 
+import io.chronix.bench.peer.ThreadCpu;
 import io.chronix.bench.query.dialect.QueryDialect;
 import io.chronix.bench.query.dialect.QueryFailedException;
 
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Runs each query kind {@code warmup} times untimed and {@code runs} times timed against one target,
@@ -31,7 +33,7 @@ public final class QueryRunner {
     private final boolean keepGoing;
     private final LongSupplier serverCpuNanos;
     private int clientWarmUp;
-    private java.util.function.Supplier<Map<String, Long>> serverThreads = Map::of;
+    private Supplier<Map<String, Long>> serverThreads = Map::of;
     private java.time.Duration warmupTime;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -84,11 +86,11 @@ public final class QueryRunner {
     }
 
     /**
-     * The target process's CPU by kind of thread ({@link io.chronix.bench.peer.ThreadCpu}), read at
+     * The target process's CPU by kind of thread ({@link ThreadCpu}), read at
      * the first and the last timed run of each kind, so the report shows how much of the server's
      * CPU per query its JIT compilers took; empty where it is not known.
      */
-    public QueryRunner serverThreads(java.util.function.Supplier<Map<String, Long>> threads) {
+    public QueryRunner serverThreads(Supplier<Map<String, Long>> threads) {
         this.serverThreads = threads;
         return this;
     }
@@ -172,8 +174,8 @@ public final class QueryRunner {
 
     /** JIT CPU nanoseconds between two readings, or -1 if either is unknown. */
     static long jitBetween(Map<String, Long> before, Map<String, Long> after) {
-        Long b = before.get(io.chronix.bench.peer.ThreadCpu.JIT);
-        Long a = after.get(io.chronix.bench.peer.ThreadCpu.JIT);
+        Long b = before.get(ThreadCpu.JIT);
+        Long a = after.get(ThreadCpu.JIT);
         return a == null || b == null ? -1 : a - b;
     }
 

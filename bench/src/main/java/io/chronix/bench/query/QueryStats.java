@@ -20,10 +20,6 @@ public record QueryStats(QueryKind kind, long[] samples, int rows, String error,
         this(kind, samples, rows, error, -1, -1);
     }
 
-    public QueryStats(QueryKind kind, long[] samples, int rows, String error, long serverCpuNanos) {
-        this(kind, samples, rows, error, serverCpuNanos, -1);
-    }
-
     /** Server CPU nanoseconds per timed run, or -1 where it is not known. */
     public long serverCpuPerRun() {
         return serverCpuNanos < 0 || samples.length == 0 ? -1 : serverCpuNanos / samples.length;

@@ -15,11 +15,11 @@ class QueryStatsTest {
 
     @Test
     void serverCpuIsReportedPerTimedRunOrNotAtAll() {
-        QueryStats known = new QueryStats(KIND, new long[]{3_000_000, 1_000_000, 2_000_000, 4_000_000}, 61, null, 20_000_000);
+        QueryStats known = new QueryStats(KIND, new long[]{3_000_000, 1_000_000, 2_000_000, 4_000_000}, 61, null, 20_000_000, -1);
         assertThat(known.serverCpuPerRun()).isEqualTo(5_000_000);
         assertThat(known.median()).isEqualTo(2_000_000);
         assertThat(new QueryStats(KIND, new long[]{1}, 1, null).serverCpuPerRun()).isEqualTo(-1);
-        assertThat(new QueryStats(KIND, new long[0], 0, "refused", 0).serverCpuPerRun()).isEqualTo(-1);
+        assertThat(new QueryStats(KIND, new long[0], 0, "refused", 0, -1).serverCpuPerRun()).isEqualTo(-1);
     }
 
     @Test
@@ -27,7 +27,7 @@ class QueryStatsTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         QueryRunner.print("chronix", List.of(
                 new QueryStats(KIND, new long[]{2_000_000, 2_000_000}, 61, null, 15_000_000, 5_000_000),
-                new QueryStats(KIND, new long[]{2_000_000}, 61, null, 7_500_000),
+                new QueryStats(KIND, new long[]{2_000_000}, 61, null, 7_500_000, -1),
                 new QueryStats(KIND, new long[]{2_000_000}, 61, null)), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines.get(0)).contains("server cpu/q").contains("jit/q");
