@@ -4,14 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A statement with its plain string literals replaced by markers of the same length, so that
- * statements differing only in those literals — a dashboard refreshed with a later time range, the
- * same panel for another host — share one parse by DuckDB. The tree of the template is the tree of
- * the statement once each marker is replaced by its literal: DuckDB's parser copies a string
- * literal's content into its constant node and reads nothing else of it, and because each marker
- * has its literal's length, every {@code query_location} in the tree (a byte offset) is the same
- * in both texts. {@link #fill} checks what it can: each marker must appear exactly once in the
- * tree, as a whole JSON string; otherwise the caller parses the statement itself.
+ * A statement with its plain string literals replaced by markers, so that statements differing
+ * only in those literals — a dashboard refreshed with a later time range, the same panel for
+ * another host, {@code 'host_7'} or {@code 'host_123'} — share one parse by DuckDB. Every marker
+ * has the same length ({@link #MIN_LENGTH}), whatever its literal's, so one template serves them
+ * all. The tree of the template is the tree of the statement once each marker is replaced by its
+ * literal and each {@code query_location} (a byte offset into the text) and its length are
+ * moved by what the literals before them added or took away: DuckDB's parser copies a string literal's content into its
+ * constant node and reads nothing else of it. {@link #fill} checks what it can: each marker must
+ * appear exactly once in the tree, as a whole JSON string; otherwise the caller parses the
+ * statement itself.
  *
  * <p>Only what the scan below is sure of is templated: literals written {@code '…'} with no prefix
  * (not {@code E'…'}, {@code X'…'}), at least {@link #MIN_LENGTH} characters long, of characters that
@@ -20,17 +22,29 @@ import java.util.List;
  */
 final class ParseTemplate {
 
-    /** Shorter literals stay in the template: a marker needs room for its number and its delimiters. */
+    /**
+     * The length of every marker; shorter literals stay in the template. A marker needs room for
+     * its number and its delimiters: a statement's 1,000th literal and later ones stay too.
+     */
     static final int MIN_LENGTH = 6;
+
+    private static final String LOCATION_KEY = "\"query_location\":";
+    private static final String LENGTH_KEY = ",\"query_location_length\":";
 
     private final String text;
     private final List<String> markers;
     private final List<String> values;
+    /** Where each marker's content starts in {@link #text}, in UTF-8 bytes (DuckDB's offsets), ascending. */
+    private final int[] markerBytes;
+    /** Each marker's literal's length less the marker's, in the order of {@link #markerBytes}. */
+    private final int[] shifts;
 
-    private ParseTemplate(String text, List<String> markers, List<String> values) {
+    private ParseTemplate(String text, List<String> markers, List<String> values, int[] markerBytes, int[] shifts) {
         this.text = text;
         this.markers = markers;
         this.values = values;
+        this.markerBytes = markerBytes;
+        this.shifts = shifts;
     }
 
     /** The text DuckDB parses in the statement's place. */
@@ -50,6 +64,8 @@ final class ParseTemplate {
         StringBuilder out = null;
         List<String> markers = new ArrayList<>();
         List<String> values = new ArrayList<>();
+        List<int[]> places = new ArrayList<>(); // {byte offset of the marker's content, shift}
+        long bytes = 0; // UTF-8 bytes of out so far
         int copied = 0;
         int n = sql.length();
         for (int i = 0; i < n; i++) {
@@ -64,7 +80,7 @@ final class ParseTemplate {
                         return null;
                     }
                     String content = sql.substring(i + 1, end);
-                    String marker = content.length() >= MIN_LENGTH && plain(content) ? marker(values.size(), content.length()) : null;
+                    String marker = content.length() >= MIN_LENGTH && plain(content) ? marker(values.size()) : null;
                     if (marker != null) {
                         if (sql.contains(marker)) {
                             return null; // the statement names the marker itself: it could not be told apart
@@ -72,7 +88,13 @@ final class ParseTemplate {
                         if (out == null) {
                             out = new StringBuilder(n);
                         }
+                        bytes += utf8Length(sql, copied, i + 1);
+                        if (bytes > Integer.MAX_VALUE) {
+                            return null;
+                        }
+                        places.add(new int[] {(int) bytes, content.length() - marker.length()});
                         out.append(sql, copied, i + 1).append(marker);
+                        bytes += marker.length();
                         copied = end;
                         markers.add(marker);
                         values.add(content);
@@ -110,7 +132,13 @@ final class ParseTemplate {
             return null;
         }
         out.append(sql, copied, n);
-        return new ParseTemplate(out.toString(), List.copyOf(markers), List.copyOf(values));
+        int[] markerBytes = new int[places.size()];
+        int[] shifts = new int[places.size()];
+        for (int k = 0; k < markerBytes.length; k++) {
+            markerBytes[k] = places.get(k)[0];
+            shifts[k] = places.get(k)[1];
+        }
+        return new ParseTemplate(out.toString(), List.copyOf(markers), List.copyOf(values), markerBytes, shifts);
     }
 
     /**
@@ -141,20 +169,101 @@ final class ParseTemplate {
             copied = position + 1 + markers.get(k).length();
         }
         out.append(tree, copied, tree.length());
-        return out.toString();
+        return moveLocations(out.toString());
     }
 
     /**
-     * Literal {@code k} of {@code length} characters: {@code ~k~} then filler, unlike any value a
-     * statement holds by chance; {@code null} if {@code ~k~} does not fit (the literal stays).
+     * {@code tree} with each {@code query_location} (a byte offset into the template) and the
+     * {@code query_location_length} after it made a span of the statement: each end moved by the
+     * shift of every marker whose content starts before it. DuckDB's "no location" (2^64 - 1) and
+     * anything else too long to be an offset into a statement stay as they are. The keys cannot
+     * occur inside a JSON string (their quotes would be escaped there).
      */
-    private static String marker(int k, int length) {
+    private String moveLocations(String tree) {
+        boolean any = false;
+        for (int shift : shifts) {
+            any |= shift != 0;
+        }
+        if (!any) {
+            return tree;
+        }
+        StringBuilder out = new StringBuilder(tree.length() + 64);
+        int copied = 0;
+        int key;
+        while ((key = tree.indexOf(LOCATION_KEY, copied)) >= 0) {
+            int start = key + LOCATION_KEY.length();
+            int end = numberEnd(tree, start);
+            out.append(tree, copied, start);
+            copied = start;
+            if (end < 0) {
+                continue;
+            }
+            long location = Long.parseLong(tree, start, end, 10);
+            out.append(moved(location));
+            copied = end;
+            if (tree.startsWith(LENGTH_KEY, end)) {
+                int from = end + LENGTH_KEY.length();
+                int to = numberEnd(tree, from);
+                if (to >= 0) {
+                    long length = Long.parseLong(tree, from, to, 10);
+                    out.append(LENGTH_KEY).append(moved(location + length) - moved(location));
+                    copied = to;
+                }
+            }
+        }
+        out.append(tree, copied, tree.length());
+        return out.toString();
+    }
+
+    /** Template offset {@code at} as an offset into the statement. */
+    private long moved(long at) {
+        long moved = at;
+        for (int k = 0; k < markerBytes.length && markerBytes[k] < at; k++) {
+            moved += shifts[k];
+        }
+        return moved;
+    }
+
+    /** The end of the number of at most 9 digits starting at {@code from}, or -1 if there is none such. */
+    private static int numberEnd(CharSequence s, int from) {
+        int end = from;
+        while (end < s.length() && end - from < 10 && Character.isDigit(s.charAt(end))) {
+            end++;
+        }
+        return end == from || end - from == 10 ? -1 : end;
+    }
+
+    /** UTF-8 bytes of {@code s[from, to)} (a lone surrogate counted as the 3 bytes of its replacement). */
+    private static long utf8Length(String s, int from, int to) {
+        long bytes = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * The marker of literal {@code k}, {@link #MIN_LENGTH} characters: {@code ~k~} then filler,
+     * unlike any value a statement holds by chance; {@code null} if {@code ~k~} does not fit (the
+     * literal stays).
+     */
+    private static String marker(int k) {
         String head = "~" + k + "~";
-        if (head.length() > length) {
+        if (head.length() > MIN_LENGTH) {
             return null;
         }
-        StringBuilder m = new StringBuilder(length).append(head);
-        for (int i = m.length(); i < length; i++) {
+        StringBuilder m = new StringBuilder(MIN_LENGTH).append(head);
+        for (int i = m.length(); i < MIN_LENGTH; i++) {
             m.append(FILLER.charAt(i % FILLER.length()));
         }
         return m.toString();

@@ -103,17 +103,33 @@ class ParseTemplateTest {
     void statementsDifferingInTheirLiteralsShareOneParse() throws SQLException {
         String shape = "SELECT max(usage_user) FROM cpu WHERE hostname IN ('%s') AND time >= TIMESTAMP '%s' AND time < TIMESTAMP '%s'";
         String first = shape.formatted("host_43", "2016-01-01 02:24:46", "2016-01-01 03:24:46");
-        String second = shape.formatted("host_77", "2016-01-01 11:02:03", "2016-01-01 12:02:03");
+        // literals of other lengths too: every marker has one length, the locations after them move
+        String second = shape.formatted("host_7", "2016-01-01 11:02:03.123456789", "2016-01-01 12:02:03");
+        String third = shape.formatted("host_391", "2016-01-01 11:02:03", "2016-01-01T12:02:03Z");
         sandbox.serialize(2, first);
         long misses = sandbox.parseCacheStats().missCount();
         long templated = sandbox.templatedParses();
         String tree = sandbox.serialize(2, second);
-        assertThat(tree).isEqualTo(duckDb(second)).contains("\"text\":\"host_77\"", "\"text\":\"2016-01-01 11:02:03\"");
+        assertThat(tree).isEqualTo(duckDb(second)).contains("\"text\":\"host_7\"", "\"text\":\"2016-01-01 11:02:03.123456789\"");
+        assertThat(sandbox.serialize(2, third)).isEqualTo(duckDb(third));
+        assertThat(duckDb(second)).as("the trees differ in their locations, not only their literals")
+                .isNotEqualTo(duckDb(third).replace("host_391", "host_7"));
         assertThat(sandbox.parseCacheStats().missCount()).as("DuckDB parsed nothing").isEqualTo(misses);
-        assertThat(sandbox.templatedParses()).isEqualTo(templated + 1);
+        assertThat(sandbox.templatedParses()).isEqualTo(templated + 2);
         // another scope (namespace) parses for itself
         sandbox.serialize(3, second);
         assertThat(sandbox.parseCacheStats().missCount()).isEqualTo(misses + 1);
+    }
+
+    @Test
+    void anErrorAfterALiteralNamesTheStatementsOwnPosition() throws SQLException {
+        // a binder error's position is read from a location in the tree: after a literal longer or
+        // shorter than its marker it must still point into the statement as sent
+        String sql = "SELECT max(usage_user) FROM cpu WHERE hostname = 'host_123456789' AND time >= '2016-01-01T00:00:00Z' AND nope(1) > 0";
+        String tree = sandbox.serialize(6, sql);
+        assertThat(tree).isEqualTo(duckDb(sql));
+        long nope = sql.indexOf("nope");
+        assertThat(tree).contains("\"query_location\":" + nope);
     }
 
     @Test

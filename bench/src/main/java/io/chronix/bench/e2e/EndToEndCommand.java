@@ -56,6 +56,9 @@ import java.util.Map;
  *                       (compilation, compaction, applying its WAL) is done before its queries
  * --load-only           load, check the row count, flush and measure bytes; no reference answers, no queries
  * --keep-going          report a target that fails and go on with the next
+ * --interleave          load every target first (each left running), then send each query to every target in
+ *                       turn (QueryRunner#interleave): on a shared machine whose speed drifts, the targets'
+ *                       medians cover the same moments instead of one stretch each
  * </pre>
  */
 public final class EndToEndCommand {
@@ -94,6 +97,7 @@ public final class EndToEndCommand {
         long querySeed = o.longValue("query-seed", 7);
         boolean keepGoing = o.flag("keep-going");
         boolean loadOnly = o.flag("load-only");
+        boolean interleave = o.flag("interleave");
         String chronixFsync = o.has("chronix-fsync") ? o.required("chronix-fsync") : null;
         List<String> chronixJvm = o.has("chronix-jvm") ? List.of(o.required("chronix-jvm").strip().split("\\s+")) : List.of();
         o.rejectUnknown();
@@ -119,6 +123,7 @@ public final class EndToEndCommand {
         }
 
         List<Outcome> outcomes = new ArrayList<>();
+        List<Loaded> loaded = new ArrayList<>(); // --interleave: loaded targets, queried together below
         for (String name : targetNames) {
             Path dir = work.resolve(name);
             Target target = switch (name) {
@@ -129,40 +134,23 @@ public final class EndToEndCommand {
                 default -> throw new IllegalArgumentException("unknown target '" + name + "' (chronix, questdb, influxdb)");
             };
             log.println("== " + name + " (" + target.durability() + ")");
+            boolean open = false;
             try {
-                target.start();
-                LoadConfig lc = new LoadConfig(target.writeUrl(), target.writeHeaders(), batch, connections, gzip,
-                        Duration.ofMinutes(5));
-                LoadReport load;
-                String loadBefore = loadAverage();
-                long cpu0 = target.cpuNanos();
-                Map<String, Long> threads0 = target.threadCpuNanos();
-                try (InputStream in = LoadCommand.open(file)) {
-                    load = new LoadGenerator(lc).run(in);
-                }
-                long cpu1 = target.cpuNanos();
-                Map<String, Long> threads1 = target.threadCpuNanos();
-                long serverCpu = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
-                String loadAvg = loadBefore + " → " + loadAverage();
-                log.println(load.summary());
-                log.printf(Locale.ROOT, "server cpu %.2f s over the load%s; load average %s%n", serverCpu / 1e9,
-                        byThread(threads0, threads1), loadAvg);
-                target.awaitRows(data.rows());
-                target.flush();
-                long bytes = target.bytesOnDisk();
-                if (!loadOnly && settle.isPositive()) {
+                Loaded l = load(name, target, data, file, batch, connections, gzip, log);
+                if (!loadOnly && settle.isPositive() && !interleave) {
                     Thread.sleep(settle);
                 }
-                List<QueryStats> stats = loadOnly ? List.of()
-                        : new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos).serverThreads(target::threadCpuNanos)
-                                .clientWarmUp(clientWarmUp).warmupTime(warmupTime).run(plan, reference);
+                if (interleave && !loadOnly) {
+                    loaded.add(l);
+                    open = true;
+                    continue;
+                }
+                List<QueryStats> stats = loadOnly ? List.of() : runner(target, warmup, runs, keepGoing, clientWarmUp, warmupTime)
+                        .run(plan, reference);
                 if (!loadOnly) {
                     QueryRunner.print(name, stats, log);
                 }
-                // stopped, a target closes its files: preallocated tails are cut, caches written out
-                target.close();
-                long atRest = target.bytesOnDisk();
-                outcomes.add(new Outcome(name, target.durability(), load, serverCpu, loadAvg, bytes, atRest, stats, null));
+                outcomes.add(l.stop(stats));
             } catch (Exception e) {
                 if (!keepGoing) {
                     throw new IllegalStateException(name + ": " + e.getMessage(), e);
@@ -170,7 +158,29 @@ public final class EndToEndCommand {
                 log.println(name + " FAILED: " + e.getMessage());
                 outcomes.add(new Outcome(name, target.durability(), null, -1, "", 0, 0, List.of(), e.getMessage()));
             } finally {
-                target.close();
+                if (!open) {
+                    target.close();
+                }
+            }
+        }
+        if (!loaded.isEmpty()) {
+            try {
+                if (settle.isPositive()) {
+                    Thread.sleep(settle);
+                }
+                List<QueryRunner> runners = new ArrayList<>();
+                for (Loaded l : loaded) {
+                    runners.add(runner(l.target(), warmup, runs, keepGoing, clientWarmUp, warmupTime));
+                }
+                List<List<QueryStats>> stats = QueryRunner.interleave(runners, plan, reference);
+                for (int t = 0; t < loaded.size(); t++) {
+                    QueryRunner.print(loaded.get(t).name(), stats.get(t), log);
+                    outcomes.add(loaded.get(t).stop(stats.get(t)));
+                }
+            } finally {
+                for (Loaded l : loaded) {
+                    l.target().close();
+                }
             }
         }
         print(data, loadOnly ? List.of() : kinds, outcomes, System.out);
@@ -180,6 +190,45 @@ public final class EndToEndCommand {
         if (outcomes.stream().anyMatch(x -> x.error() != null || x.queries().stream().anyMatch(QueryStats::failed))) {
             throw new IllegalStateException("some targets or queries failed (see above)");
         }
+    }
+
+    /** A target loaded, flushed and measured, still running. */
+    private record Loaded(String name, Target target, LoadReport load, long serverCpu, String loadAverage, long bytes) {
+        /** Stops the target (it closes its files: preallocated tails are cut, caches written out) and measures it at rest. */
+        Outcome stop(List<QueryStats> stats) throws Exception {
+            target.close();
+            return new Outcome(name, target.durability(), load, serverCpu, loadAverage, bytes, target.bytesOnDisk(), stats, null);
+        }
+    }
+
+    private static Loaded load(String name, Target target, CpuOnlyConfig data, Path file, int batch, int connections,
+                               boolean gzip, PrintStream log) throws Exception {
+        target.start();
+        // after the start: the write URL and headers carry what the start set up (Chronix's token)
+        LoadConfig lc = new LoadConfig(target.writeUrl(), target.writeHeaders(), batch, connections, gzip, Duration.ofMinutes(5));
+        LoadReport load;
+        String loadBefore = loadAverage();
+        long cpu0 = target.cpuNanos();
+        Map<String, Long> threads0 = target.threadCpuNanos();
+        try (InputStream in = LoadCommand.open(file)) {
+            load = new LoadGenerator(lc).run(in);
+        }
+        long cpu1 = target.cpuNanos();
+        Map<String, Long> threads1 = target.threadCpuNanos();
+        long serverCpu = cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
+        String loadAvg = loadBefore + " → " + loadAverage();
+        log.println(load.summary());
+        log.printf(Locale.ROOT, "server cpu %.2f s over the load%s; load average %s%n", serverCpu / 1e9,
+                byThread(threads0, threads1), loadAvg);
+        target.awaitRows(data.rows());
+        target.flush();
+        return new Loaded(name, target, load, serverCpu, loadAvg, target.bytesOnDisk());
+    }
+
+    private static QueryRunner runner(Target target, int warmup, int runs, boolean keepGoing, int clientWarmUp,
+                                      Duration warmupTime) {
+        return new QueryRunner(target.dialect(), warmup, runs, keepGoing, target::cpuNanos).serverThreads(target::threadCpuNanos)
+                .clientWarmUp(clientWarmUp).warmupTime(warmupTime);
     }
 
     /** ", of which jit 1.23 s, gc 0.45 s, other 4.56 s" over a window; empty if unknown at either end. */

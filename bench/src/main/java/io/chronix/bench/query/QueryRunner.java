@@ -97,6 +97,60 @@ public final class QueryRunner {
 
     public List<QueryStats> run(List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
             throws InterruptedException {
+        warmUpClient(instances);
+        List<QueryStats> out = new ArrayList<>();
+        for (Map.Entry<QueryKind, List<QueryInstance>> e : byKind(instances).entrySet()) {
+            KindRun run = new KindRun(e.getKey(), e.getValue(), reference);
+            for (int i = 0; i < warmup + runs && run.step(i); i++) {
+                // next query
+            }
+            out.add(run.finish());
+        }
+        return out;
+    }
+
+    /**
+     * The same plan on several targets at once, paired: each kind's {@code i}-th query goes to every
+     * target before the {@code (i+1)}-th goes to any, the first of them taking turns. On a shared
+     * machine whose speed drifts over seconds, every target's median then covers the same moments,
+     * where running the targets one after the other gives each its own stretch of the drift.
+     *
+     * @return each runner's figures, in the order of {@code runners}
+     */
+    public static List<List<QueryStats>> interleave(List<QueryRunner> runners, List<QueryInstance> instances,
+                                                    Map<QueryInstance, ResultTable> reference) throws InterruptedException {
+        for (QueryRunner r : runners) {
+            r.warmUpClient(instances);
+        }
+        List<List<QueryStats>> out = new ArrayList<>();
+        for (int t = 0; t < runners.size(); t++) {
+            out.add(new ArrayList<>());
+        }
+        for (Map.Entry<QueryKind, List<QueryInstance>> e : byKind(instances).entrySet()) {
+            List<QueryRunner.KindRun> runs = new ArrayList<>();
+            int steps = 0;
+            for (QueryRunner r : runners) {
+                runs.add(r.new KindRun(e.getKey(), e.getValue(), reference));
+                steps = Math.max(steps, r.warmup + r.runs);
+            }
+            boolean[] done = new boolean[runs.size()];
+            for (int i = 0; i < steps; i++) {
+                for (int k = 0; k < runs.size(); k++) {
+                    int t = (i + k) % runs.size();
+                    QueryRunner r = runners.get(t);
+                    if (!done[t] && (i >= r.warmup + r.runs || !runs.get(t).step(i))) {
+                        done[t] = true;
+                    }
+                }
+            }
+            for (int t = 0; t < runs.size(); t++) {
+                out.get(t).add(runs.get(t).finish());
+            }
+        }
+        return out;
+    }
+
+    private void warmUpClient(List<QueryInstance> instances) throws InterruptedException {
         try {
             long took = ClientWarmUp.run(client, () -> instances.stream().map(q -> dialect.request(dialect.render(q))).toList(),
                     clientWarmUp);
@@ -107,32 +161,47 @@ public final class QueryRunner {
         } catch (IOException e) {
             throw new QueryFailedException("client warm-up failed: " + e.getMessage());
         }
+    }
+
+    private static Map<QueryKind, List<QueryInstance>> byKind(List<QueryInstance> instances) {
         Map<QueryKind, List<QueryInstance>> byKind = new LinkedHashMap<>();
         for (QueryInstance q : instances) {
             byKind.computeIfAbsent(q.kind(), k -> new ArrayList<>()).add(q);
         }
-        List<QueryStats> out = new ArrayList<>();
-        for (Map.Entry<QueryKind, List<QueryInstance>> e : byKind.entrySet()) {
-            out.add(runKind(e.getKey(), e.getValue(), reference));
-        }
-        return out;
+        return byKind;
     }
 
-    private QueryStats runKind(QueryKind kind, List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference)
-            throws InterruptedException {
-        long[] samples = new long[runs];
-        int rows = 0;
-        long cpuTimed = 0;
-        boolean cpuKnown = true;
-        int warmup = this.warmup;
-        long warmupEnds = warmupTime == null ? Long.MAX_VALUE : System.nanoTime() + warmupTime.toNanos();
-        Map<String, Long> threadsBefore = Map.of();
-        for (int i = 0; i < warmup + runs; i++) {
+    /** One kind's warm-up and timed runs against this runner's target, one query per {@link #step}. */
+    private final class KindRun {
+        private final QueryKind kind;
+        private final List<QueryInstance> instances;
+        private final Map<QueryInstance, ResultTable> reference;
+        private final long[] samples = new long[runs];
+        private final long warmupEnds;
+        private int warmup = QueryRunner.this.warmup;
+        private int rows;
+        private long cpuTimed;
+        private boolean cpuKnown = true;
+        private Map<String, Long> threadsBefore = Map.of();
+        private String error;
+
+        KindRun(QueryKind kind, List<QueryInstance> instances, Map<QueryInstance, ResultTable> reference) {
+            this.kind = kind;
+            this.instances = instances;
+            this.reference = reference;
+            this.warmupEnds = warmupTime == null ? Long.MAX_VALUE : System.nanoTime() + warmupTime.toNanos();
+        }
+
+        /** Runs query {@code i} (0-based over warm-up and timed runs); false once the kind failed. */
+        boolean step(int i) {
             if (i < warmup && System.nanoTime() >= warmupEnds) {
                 warmup = i; // the warm-up's time is up: the timed runs start with this query
             }
             if (i == warmup) {
                 threadsBefore = serverThreads.get();
+            }
+            if (i >= warmup + runs) {
+                return false;
             }
             QueryInstance q = instances.get(i % instances.size());
             String text = dialect.render(q);
@@ -161,15 +230,26 @@ public final class QueryRunner {
                 if (i >= warmup) {
                     samples[i - warmup] = elapsed;
                 }
+                return true;
             } catch (IOException | RuntimeException ex) {
                 String why = ex.getMessage() + " [query=" + text + "]";
                 if (!keepGoing) {
                     throw new QueryFailedException(kind.label() + " failed: " + why);
                 }
-                return new QueryStats(kind, new long[0], 0, why);
+                error = why;
+                return false;
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new QueryFailedException(kind.label() + " interrupted [query=" + text + "]");
             }
         }
-        return new QueryStats(kind, samples, rows, null, cpuKnown ? cpuTimed : -1, jitBetween(threadsBefore, serverThreads.get()));
+
+        QueryStats finish() {
+            if (error != null) {
+                return new QueryStats(kind, new long[0], 0, error);
+            }
+            return new QueryStats(kind, samples, rows, null, cpuKnown ? cpuTimed : -1, jitBetween(threadsBefore, serverThreads.get()));
+        }
     }
 
     /** JIT CPU nanoseconds between two readings, or -1 if either is unknown. */

@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -74,32 +73,7 @@ class QueryRunnerWarmupTest {
             URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
             QueryInstance q = new QueryInstance(QueryKind.LASTPOINT, List.of(), 0, 1);
             ResultTable answer = new ResultTable(List.of("n"), List.of(List.of(1L)));
-            QueryDialect dialect = new QueryDialect() {
-                @Override
-                public String name() {
-                    return "test";
-                }
-
-                @Override
-                public String render(QueryInstance query) {
-                    return "q";
-                }
-
-                @Override
-                public HttpRequest request(String text) {
-                    return HttpRequest.newBuilder(uri).GET().build();
-                }
-
-                @Override
-                public ResultTable parse(String text) {
-                    return answer;
-                }
-
-                @Override
-                public boolean ordersRows(QueryKind kind) {
-                    return true;
-                }
-            };
+            QueryDialect dialect = new FixedAnswerDialect("test", uri, answer);
             List<QueryStats> stats = configure.apply(new QueryRunner(dialect, warmup, runs, false)).run(List.of(q), Map.of(q, answer));
             assertThat(stats).singleElement().satisfies(s -> assertThat(s.failed()).isFalse());
             return stats;
