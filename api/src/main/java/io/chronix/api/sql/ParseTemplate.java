@@ -9,11 +9,11 @@ import java.util.List;
  * another host, {@code 'host_7'} or {@code 'host_123'} — share one parse by DuckDB. Every marker
  * has the same length ({@link #MIN_LENGTH}), whatever its literal's, so one template serves them
  * all. The tree of the template is the tree of the statement once each marker is replaced by its
- * literal and each {@code query_location} (a byte offset into the text) and its length are
- * moved by what the literals before them added or took away: DuckDB's parser copies a string literal's content into its
- * constant node and reads nothing else of it. {@link #fill} checks what it can: each marker must
- * appear exactly once in the tree, as a whole JSON string; otherwise the caller parses the
- * statement itself.
+ * literal and each {@code query_location} (a byte offset into the text) and its length are moved
+ * by what the literals before them added or took away: DuckDB's parser copies a string literal's
+ * content into its constant node and reads nothing else of it. {@link #fill} checks what it can:
+ * each marker must appear exactly once in the tree, as a whole JSON string; otherwise the caller
+ * parses the statement itself.
  *
  * <p>Only what the scan below is sure of is templated: literals written {@code '…'} with no prefix
  * (not {@code E'…'}, {@code X'…'}), at least {@link #MIN_LENGTH} characters long, of characters that

@@ -101,7 +101,7 @@ public final class QueryRunner {
         List<QueryStats> out = new ArrayList<>();
         for (Map.Entry<QueryKind, List<QueryInstance>> e : byKind(instances).entrySet()) {
             KindRun run = new KindRun(e.getKey(), e.getValue(), reference);
-            for (int i = 0; i < warmup + runs && run.step(i); i++) {
+            for (int i = 0; run.step(i); i++) {
                 // next query
             }
             out.add(run.finish());
@@ -128,18 +128,17 @@ public final class QueryRunner {
         }
         for (Map.Entry<QueryKind, List<QueryInstance>> e : byKind(instances).entrySet()) {
             List<QueryRunner.KindRun> runs = new ArrayList<>();
-            int steps = 0;
             for (QueryRunner r : runners) {
                 runs.add(r.new KindRun(e.getKey(), e.getValue(), reference));
-                steps = Math.max(steps, r.warmup + r.runs);
             }
             boolean[] done = new boolean[runs.size()];
-            for (int i = 0; i < steps; i++) {
+            int live = runs.size();
+            for (int i = 0; live > 0; i++) {
                 for (int k = 0; k < runs.size(); k++) {
                     int t = (i + k) % runs.size();
-                    QueryRunner r = runners.get(t);
-                    if (!done[t] && (i >= r.warmup + r.runs || !runs.get(t).step(i))) {
+                    if (!done[t] && !runs.get(t).step(i)) {
                         done[t] = true;
+                        live--;
                     }
                 }
             }
@@ -192,8 +191,14 @@ public final class QueryRunner {
             this.warmupEnds = warmupTime == null ? Long.MAX_VALUE : System.nanoTime() + warmupTime.toNanos();
         }
 
-        /** Runs query {@code i} (0-based over warm-up and timed runs); false once the kind failed. */
+        /**
+         * Runs query {@code i} (0-based over warm-up and timed runs); false, running nothing, once
+         * the kind is over (all its runs done, or one failed).
+         */
         boolean step(int i) {
+            if (error != null) {
+                return false;
+            }
             if (i < warmup && System.nanoTime() >= warmupEnds) {
                 warmup = i; // the warm-up's time is up: the timed runs start with this query
             }
