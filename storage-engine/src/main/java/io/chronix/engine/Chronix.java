@@ -176,6 +176,8 @@ public final class Chronix implements AutoCloseable {
     private final WalWriter wal;
     private final MaintenanceScheduler.Task flushTask;
     private final LastPointReader lastPoints;
+    /** The tag columns of the last {@link #scanLatest} answer, for the next one over the same series. */
+    private final TagImages tagImages = new TagImages();
     private final Aggregator aggregator;
     /** New series that limited writes in flight may add (see {@link #write(PointBatch, long)}). */
     private final java.util.concurrent.atomic.AtomicLong seriesReserved = new java.util.concurrent.atomic.AtomicLong();
@@ -1116,7 +1118,7 @@ public final class Chronix implements AutoCloseable {
                 rows.add(p);
             }
         }
-        return LatestBatch.of(ms, outputColumns(ms, request), rows, schema, allocator, stats.snapshot());
+        return LatestBatch.of(ms, outputColumns(ms, request), rows, schema, tagImages, allocator, stats.snapshot());
     }
 
     /**

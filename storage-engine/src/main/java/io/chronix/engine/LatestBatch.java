@@ -20,14 +20,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Writes series' newest points ({@link LastPointReader.Latest}) as one Arrow batch, column by
- * column, straight from the cache's form: a float, integer or time value is the 8 bytes the cache
- * holds, never boxed. Each buffer is built on the heap and copied into the vector once, as a
- * value written into an Arrow buffer pays its bounds checks. Lastpoint answers hundreds of rows of
- * a dozen columns, and a fresh service runs it before the JIT has compiled it, so every step per
- * value counts.
+ * Writes series' newest points ({@link LastPointReader.Latest}) as one Arrow batch, straight from
+ * the cache's form: a float, integer or time value is the 8 bytes the cache holds, never boxed.
+ * Each buffer is built on the heap and copied into the vector once, as a value written into an
+ * Arrow buffer pays its bounds checks; the fixed-width fields are built together, one visit to each
+ * row's point; the tag columns are the last answer's when its rows were the same series in the same
+ * order ({@link TagImages}). Lastpoint answers hundreds of rows of a dozen columns, and a fresh
+ * service runs it before the JIT has compiled it, so every step per value counts.
  *
- * <p>Threading: stateless.
+ * <p>Threading: stateless (the tag images it is given are thread-safe).
  */
 final class LatestBatch {
 
@@ -37,23 +38,45 @@ final class LatestBatch {
     /**
      * {@code rows} as a batch of {@code output} (columns of {@code ms}, canonical order).
      *
+     * @param tagImages where the tag columns of the last answer are kept (rows of the same series reuse them)
      * @param statistics what finding the rows read
      */
     static ScanResult of(MeasurementSchema ms, List<Column> output, List<LastPointReader.Latest> rows, SchemaRegistry schema,
-            BufferAllocator allocator, io.chronix.engine.read.ScanStatistics statistics) {
+            TagImages tagImages, BufferAllocator allocator, io.chronix.engine.read.ScanStatistics statistics) {
         Schema arrow = MeasurementSchema.toArrow(output);
         List<Column> tagColumns = ms.tags();
         int n = rows.size();
         VectorSchemaRoot root = VectorSchemaRoot.create(arrow, allocator);
         try {
+            TagImages.Rows tags = null;
+            // the fixed-width fields are written together, row by row: one visit to each row's point, not one per column
+            BaseFixedWidthVector[] fixed = new BaseFixedWidthVector[output.size()];
+            int[] ordinals = new int[output.size()];
+            int fixedCount = 0;
             for (int c = 0; c < output.size(); c++) {
                 Column col = output.get(c);
                 FieldVector v = root.getVector(c);
                 switch (col.kind()) {
                     case TIME -> writeTimes((BaseFixedWidthVector) v, rows);
-                    case TAG -> writeTags((VarCharVector) v, rows, tagColumns.indexOf(col));
-                    case FIELD -> writeField(v, rows, schema.field(ms.measurement(), col.name()).ordinal());
+                    case TAG -> {
+                        if (tags == null) {
+                            tags = tagImages.forRows(rows, tagColumns.size());
+                        }
+                        strings((VarCharVector) v, n, tags.image(tagColumns.indexOf(col)));
+                    }
+                    case FIELD -> {
+                        int ordinal = schema.field(ms.measurement(), col.name()).ordinal();
+                        if (v instanceof VarCharVector s) {
+                            writeStringField(s, rows, ordinal);
+                        } else {
+                            fixed[fixedCount] = (BaseFixedWidthVector) v;
+                            ordinals[fixedCount++] = ordinal;
+                        }
+                    }
                 }
+            }
+            writeFixedFields(fixed, ordinals, fixedCount, rows);
+            for (FieldVector v : root.getFieldVectors()) {
                 v.setValueCount(n);
             }
             root.setRowCount(n);
@@ -75,40 +98,50 @@ final class LatestBatch {
         fixed(v, n, data, validity);
     }
 
-    private static void writeTags(VarCharVector v, List<LastPointReader.Latest> rows, int tag) {
-        byte[][] values = new byte[rows.size()][];
-        for (int r = 0; r < values.length; r++) {
-            values[r] = rows.get(r).tagsUtf8()[tag]; // encoded once per series, not per answer
-        }
-        strings(v, values);
-    }
-
-    private static void writeField(FieldVector v, List<LastPointReader.Latest> rows, int ordinal) {
+    private static void writeStringField(VarCharVector v, List<LastPointReader.Latest> rows, int ordinal) {
         int n = rows.size();
-        if (v instanceof VarCharVector s) {
-            byte[][] values = new byte[n][];
-            for (int r = 0; r < n; r++) {
-                LastValue.Snapshot p = rows.get(r).point();
-                values[r] = holds(p, ordinal) ? p.strings()[ordinal].getBytes(StandardCharsets.UTF_8) : null;
-            }
-            strings(s, values);
-            return;
-        }
-        boolean bits = v instanceof BitVector; // BOOLEAN: one bit a value; else FLOAT, INTEGER, UNSIGNED: the 8 bytes the cache keeps
-        byte[] data = new byte[bits ? (n + 7) / 8 : 8 * n];
-        byte[] validity = new byte[(n + 7) / 8];
+        byte[][] values = new byte[n][];
         for (int r = 0; r < n; r++) {
             LastValue.Snapshot p = rows.get(r).point();
-            if (holds(p, ordinal)) {
-                if (!bits) {
-                    LONG_LE.set(data, 8 * r, p.bits()[ordinal]);
-                } else if (p.bits()[ordinal] != 0) {
-                    data[r >> 3] |= (byte) (1 << (r & 7));
+            values[r] = holds(p, ordinal) ? p.strings()[ordinal].getBytes(StandardCharsets.UTF_8) : null;
+        }
+        strings(v, n, TagImages.Image.of(values));
+    }
+
+    /**
+     * The first {@code count} of {@code vectors}, each the field of the ordinal at the same index:
+     * BOOLEAN one bit a value, else (FLOAT, INTEGER, UNSIGNED) the 8 bytes the cache keeps.
+     */
+    private static void writeFixedFields(BaseFixedWidthVector[] vectors, int[] ordinals, int count, List<LastPointReader.Latest> rows) {
+        int n = rows.size();
+        byte[][] data = new byte[count][];
+        byte[][] validity = new byte[count][];
+        boolean[] bits = new boolean[count];
+        for (int f = 0; f < count; f++) {
+            bits[f] = vectors[f] instanceof BitVector;
+            data[f] = new byte[bits[f] ? (n + 7) / 8 : 8 * n];
+            validity[f] = new byte[(n + 7) / 8];
+        }
+        for (int r = 0; r < n; r++) {
+            LastValue.Snapshot p = rows.get(r).point();
+            boolean[] has = p.has();
+            long[] values = p.bits();
+            byte bit = (byte) (1 << (r & 7));
+            for (int f = 0; f < count; f++) {
+                int o = ordinals[f];
+                if (o < has.length && has[o]) { // a field added after the entry was taken is past its arrays
+                    if (!bits[f]) {
+                        LONG_LE.set(data[f], 8 * r, values[o]);
+                    } else if (values[o] != 0) {
+                        data[f][r >> 3] |= bit;
+                    }
+                    validity[f][r >> 3] |= bit;
                 }
-                validity[r >> 3] |= (byte) (1 << (r & 7));
             }
         }
-        fixed((BaseFixedWidthVector) v, n, data, validity);
+        for (int f = 0; f < count; f++) {
+            fixed(vectors[f], n, data[f], validity[f]);
+        }
     }
 
     /** A fixed-width vector of {@code n} values from its buffers' images, each copied in once. */
@@ -118,35 +151,16 @@ final class LatestBatch {
         v.getValidityBuffer().setBytes(0, validity);
     }
 
-    /** {@code bytes}, UTF-8 ({@code null} for NULL), with data and offsets built on the heap and copied in once. */
-    private static void strings(VarCharVector v, byte[][] bytes) {
-        int n = bytes.length;
-        byte[] offsets = new byte[4 * (n + 1)];
-        byte[] validity = new byte[(n + 7) / 8];
-        int total = 0;
-        for (int r = 0; r < n; r++) {
-            if (bytes[r] != null) {
-                total = Math.addExact(total, bytes[r].length);
-                validity[r >> 3] |= (byte) (1 << (r & 7));
-            }
-            INT_LE.set(offsets, 4 * (r + 1), total);
-        }
-        byte[] data = new byte[total];
-        for (int r = 0, at = 0; r < n; r++) {
-            if (bytes[r] != null) {
-                System.arraycopy(bytes[r], 0, data, at, bytes[r].length);
-                at += bytes[r].length;
-            }
-        }
-        v.allocateNew(Math.max(1, total), n);
-        v.getDataBuffer().setBytes(0, data);
-        v.getOffsetBuffer().setBytes(0, offsets);
-        v.getValidityBuffer().setBytes(0, validity);
+    /** A string vector of {@code n} values from its buffers' images, each copied in once. */
+    private static void strings(VarCharVector v, int n, TagImages.Image image) {
+        v.allocateNew(Math.max(1, image.data().length), n);
+        v.getDataBuffer().setBytes(0, image.data());
+        v.getOffsetBuffer().setBytes(0, image.offsets());
+        v.getValidityBuffer().setBytes(0, image.validity());
         v.setLastSet(n - 1); // else setValueCount would take every row for a hole and rewrite its offset
     }
 
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Whether the point holds the field of this ordinal (a field added after the entry was taken is past its arrays). */
     private static boolean holds(LastValue.Snapshot p, int ordinal) {

@@ -275,6 +275,41 @@ class CachesLifecycleTest {
         }
     }
 
+    /**
+     * Answers over the same series in the same order share their tag columns ({@link TagImages});
+     * each answer is still each series' last row: asked again, after newer values of the same
+     * series, after a new series, with a tag filter between (other rows), and after a new tag
+     * column (other tag arrays).
+     */
+    @Test
+    void latestStaysExactWhileItsTagColumnsAreShared() {
+        try (Chronix c = fx.open(dir)) {
+            writeMixed(c, 120);
+            assertLatestIsLastRowOfScan(c);
+            assertLatestIsLastRowOfScan(c);
+            PointBatch.Builder newer = PointBatch.builder();
+            for (int h = 0; h < 5; h++) {
+                newer.beginPoint("m", T0 + (500 + h) * SECOND).tag("h", "h" + h).integerField("i", 1000 + h).stringField("s", "new" + h).endPoint();
+            }
+            c.write(newer.build());
+            assertLatestIsLastRowOfScan(c);
+            assertThat(latest(c, ScanRequest.all("m"), List.of()).stream().filter(row -> "1003i".equals(cellOf(row, "i")))).hasSize(1);
+            c.write(PointBatch.builder().beginPoint("m", T0 + 600 * SECOND).tag("h", "h7").tag("dc", "dc9").floatField("f", 7.5).endPoint().build());
+            assertLatestIsLastRowOfScan(c);
+            List<String> all = latest(c, ScanRequest.all("m"), List.of());
+            List<String> h1 = latest(c, new ScanRequest("m", List.of(), Long.MIN_VALUE, Long.MAX_VALUE,
+                    List.of(new io.chronix.engine.read.TagPredicate.Eq("h", "h1"))), List.of());
+            assertThat(h1).isEqualTo(all.stream().filter(row -> "\"h1\"".equals(cellOf(row, "h"))).toList()).hasSize(3);
+            assertThat(latest(c, ScanRequest.all("m"), List.of())).isEqualTo(all);
+            c.write(PointBatch.builder().beginPoint("m", T0 + 700 * SECOND).tag("h", "h8").tag("zone", "z1").integerField("i", 8).endPoint().build());
+            List<String> withZone = latest(c, ScanRequest.all("m"), List.of());
+            assertThat(withZone).hasSize(all.size() + 1).allSatisfy(row -> assertThat(row).contains("|zone="));
+            assertThat(withZone.stream().filter(row -> "\"z1\"".equals(cellOf(row, "zone"))).toList())
+                    .singleElement().satisfies(row -> assertThat(cellOf(row, "h")).isEqualTo("\"h8\""));
+            assertThat(latest(c, ScanRequest.all("m"), List.of())).isEqualTo(withZone);
+        }
+    }
+
     private void assertLatestIsLastRowOfScan(Chronix c) {
         List<String> all = fx.rows(c, ScanRequest.all("m"));
         List<String> expected = new ArrayList<>();

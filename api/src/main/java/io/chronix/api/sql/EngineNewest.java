@@ -139,17 +139,32 @@ public final class EngineNewest {
         return 0;
     }
 
-    /** The rows of the input's one batch in {@code [OFFSET, OFFSET + LIMIT)}, each column copied in one run. */
+    /**
+     * The rows of the input's one batch in {@code [OFFSET, OFFSET + LIMIT)}, each column copied in
+     * one run; when that is the whole batch and no column is shown twice (lastpoint's {@code *}),
+     * each column's buffers are handed over instead, and the input's vectors are left empty.
+     */
     private static ScanResult kept(NewestShape shape, ScanResult input, BufferAllocator allocator) {
         VectorSchemaRoot batch = input.batches().getFirst();
         int first = (int) Math.min(shape.offset(), batch.getRowCount());
         int n = (int) Math.min(batch.getRowCount() - first, shape.limit());
-        Schema schema = SelectedColumn.schema(shape.outputs(), input.schema());
+        List<SelectedColumn> outputs = shape.outputs();
+        boolean whole = first == 0 && n == batch.getRowCount()
+                && outputs.stream().map(SelectedColumn::column).distinct().count() == outputs.size();
+        Schema schema = SelectedColumn.schema(outputs, input.schema());
         VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
         try {
             int[] run = {first, n};
             for (int c = 0; c < schema.getFields().size(); c++) {
-                ArrowRuns.copy(batch.getVector(shape.outputs().get(c).column()), root.getVector(c), run, 1, n);
+                FieldVector from = batch.getVector(outputs.get(c).column());
+                if (whole) {
+                    from.makeTransferPair(root.getVector(c)).transfer();
+                } else {
+                    ArrowRuns.copy(from, root.getVector(c), run, 1, n);
+                }
+            }
+            if (whole) {
+                batch.setRowCount(0); // its vectors are empty now: say so to anyone who looks
             }
             root.setRowCount(n);
             return new ScanResult(schema, List.of(root));

@@ -154,9 +154,10 @@ class EngineNewestTest {
 
     /** The statement, and the same with {@code true} among its conjuncts. */
     private static String[] randomStatement(Random r) {
-        String select = switch (r.nextInt(3)) {
+        String select = switch (r.nextInt(4)) {
             case 0 -> "*";
             case 1 -> "time, host, usage";
+            case 2 -> "host, time, host AS h2, usage"; // a column shown twice: copied, not handed over
             default -> "host AS h, n, time, dc";
         };
         List<String> keys = new ArrayList<>(switch (r.nextInt(3)) {
