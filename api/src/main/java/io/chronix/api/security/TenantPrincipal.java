@@ -18,7 +18,10 @@ public record TenantPrincipal(UUID tenantId, String tenantName, String tokenId, 
     public static final String ROLE = "ROLE_TENANT";
 
     public TenantPrincipal {
-        scopes = Set.copyOf(scopes);
+        // one set class whatever the count (Set.copyOf's differ by size): every request checks
+        // these, and the startup warm-up's one-scope token would otherwise compile the check for
+        // one class that the first tenant's token of three throws away
+        scopes = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(Set.copyOf(scopes)));
     }
 
     @Override
