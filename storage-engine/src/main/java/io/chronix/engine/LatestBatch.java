@@ -103,7 +103,7 @@ final class LatestBatch {
         byte[][] values = new byte[n][];
         for (int r = 0; r < n; r++) {
             LastValue.Snapshot p = rows.get(r).point();
-            values[r] = holds(p, ordinal) ? p.strings()[ordinal].getBytes(StandardCharsets.UTF_8) : null;
+            values[r] = holds(p.has(), ordinal) ? p.strings()[ordinal].getBytes(StandardCharsets.UTF_8) : null;
         }
         strings(v, n, TagImages.Image.of(values));
     }
@@ -129,7 +129,7 @@ final class LatestBatch {
             byte bit = (byte) (1 << (r & 7));
             for (int f = 0; f < count; f++) {
                 int o = ordinals[f];
-                if (o < has.length && has[o]) { // a field added after the entry was taken is past its arrays
+                if (holds(has, o)) {
                     if (!bits[f]) {
                         LONG_LE.set(data[f], 8 * r, values[o]);
                     } else if (values[o] != 0) {
@@ -162,8 +162,8 @@ final class LatestBatch {
 
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** Whether the point holds the field of this ordinal (a field added after the entry was taken is past its arrays). */
-    private static boolean holds(LastValue.Snapshot p, int ordinal) {
-        return ordinal < p.has().length && p.has()[ordinal];
+    /** Whether a point whose {@code has} this is holds the field of this ordinal (a field added after the entry was taken is past its arrays). */
+    private static boolean holds(boolean[] has, int ordinal) {
+        return ordinal < has.length && has[ordinal];
     }
 }

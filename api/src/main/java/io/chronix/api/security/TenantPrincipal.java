@@ -2,6 +2,8 @@ package io.chronix.api.security;
 
 import io.chronix.tenancy.token.Scope;
 
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.UUID;
 
@@ -21,7 +23,7 @@ public record TenantPrincipal(UUID tenantId, String tenantName, String tokenId, 
         // one set class whatever the count (Set.copyOf's differ by size): every request checks
         // these, and the startup warm-up's one-scope token would otherwise compile the check for
         // one class that the first tenant's token of three throws away
-        scopes = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(Set.copyOf(scopes)));
+        scopes = Collections.unmodifiableSet(new LinkedHashSet<>(Set.copyOf(scopes)));
     }
 
     @Override
