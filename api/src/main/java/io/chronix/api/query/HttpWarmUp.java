@@ -12,8 +12,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
 
 /**
  * The second half of the startup warm-up: once the port is open, the service sends itself {@code
@@ -24,9 +30,7 @@ import java.nio.charset.StandardCharsets;
  * and back: Tomcat's request parsing and response writes, the token check and its cache, the
  * namespace and quota lookups, {@link DirectQueryFilter} and the controller, the request
  * observation. Measured on the end-to-end benchmark (docs/benchmarks.md), the first kind of
- * queries after a start ran at about twice its steady median without this, and at it with it. The
- * requests go through {@link LoopbackClient}, not the JDK's HTTP client, whose own code the JIT
- * would compile too, on the same compiler threads.
+ * queries after a start ran at about twice its steady median without this, and at it with it.
  *
  * <p>It runs in {@link #start}, just after the web server's start, so the application is not ready
  * until it is done: {@code /actuator/health} and its readiness group answer {@code OUT_OF_SERVICE}
@@ -92,31 +96,37 @@ class HttpWarmUp extends StartupWarmUp {
                 throw new IllegalStateException("server.address does not resolve: " + address, e);
             }
         }
-        String path = "/api/v1/namespaces/" + WarmUpTenant.NAMESPACE + "/query";
-        int port = server.getPort();
-        String hostLiteral = host;
+        URI endpoint = URI.create("http://" + host + ":" + server.getPort() + "/api/v1/namespaces/" + WarmUpTenant.NAMESPACE + "/query");
         return engine -> {
             WarmUpTenant.Session session = tenant.open(engine, QueryWarmUp.QUERY_TIMEOUT);
-            LoopbackClient client = new LoopbackClient(hostLiteral, port, QueryWarmUp.QUERY_TIMEOUT);
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
             String authorization = "Bearer " + session.token();
             return new QueryWarmUp.Queries() {
                 @Override
                 public long execute(int n, String sql, ResultFormat format) throws IOException {
                     tenant.turn(); // the lookups' compiled calls: see WarmUpTenant
-                    String accept = format.mediaType.toString();
-                    LoopbackClient.Response r;
+                    HttpRequest.Builder b;
                     if (n % 10 == 9) {
                         // now and then by POST with a JSON body, as the console and most clients send
                         // it (the dispatcher's way); the rest by GET, which the direct filter answers
-                        byte[] body = ("{\"sql\":" + JsonMapper.shared().writeValueAsString(sql) + "}").getBytes(StandardCharsets.UTF_8);
-                        r = client.send("POST", path, body, HttpHeaders.AUTHORIZATION, authorization, HttpHeaders.ACCEPT, accept,
-                                HttpHeaders.CONTENT_TYPE, "application/json");
+                        String body = "{\"sql\":" + JsonMapper.shared().writeValueAsString(sql) + "}";
+                        b = HttpRequest.newBuilder(endpoint).header(HttpHeaders.CONTENT_TYPE, "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body));
                     } else {
-                        r = client.send("GET", path + "?sql=" + URLEncoder.encode(sql, StandardCharsets.UTF_8), null,
-                                HttpHeaders.AUTHORIZATION, authorization, HttpHeaders.ACCEPT, accept);
+                        b = HttpRequest.newBuilder(URI.create(endpoint + "?sql=" + URLEncoder.encode(sql, StandardCharsets.UTF_8))).GET();
                     }
-                    if (r.status() != 200) {
-                        throw new IOException("warm-up query answered " + r.status() + " [sql=" + sql + ", body=" + r.bodyText(500) + "]");
+                    HttpRequest request = b.timeout(QueryWarmUp.QUERY_TIMEOUT).header(HttpHeaders.AUTHORIZATION, authorization)
+                            .header(HttpHeaders.ACCEPT, format.mediaType.toString()).build();
+                    HttpResponse<byte[]> response;
+                    try {
+                        response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted", e);
+                    }
+                    if (response.statusCode() != 200) {
+                        throw new IOException("warm-up query answered " + response.statusCode() + " [sql=" + sql + ", body="
+                                + new String(Arrays.copyOf(response.body(), Math.min(500, response.body().length)), StandardCharsets.UTF_8) + "]");
                     }
                     return 1;
                 }
@@ -133,11 +143,7 @@ class HttpWarmUp extends StartupWarmUp {
                 @Override
                 public void close() {
                     tenant.close();
-                    try {
-                        client.close();
-                    } catch (IOException e) {
-                        log.debug("closing the warm-up's connection", e);
-                    }
+                    client.close();
                 }
             };
         };
