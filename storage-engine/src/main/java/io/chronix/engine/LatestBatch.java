@@ -162,7 +162,10 @@ final class LatestBatch {
 
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** Whether a point whose {@code has} this is holds the field of this ordinal (a field added after the entry was taken is past its arrays). */
+    /**
+     * Whether a point whose {@code has} this is holds the field of this ordinal (a field added after
+     * the entry was taken is past its arrays).
+     */
     private static boolean holds(boolean[] has, int ordinal) {
         return ordinal < has.length && has[ordinal];
     }
