@@ -51,6 +51,18 @@ final class ChronixTarget implements Target {
         this.extraArgs = List.copyOf(extraArgs);
     }
 
+    /**
+     * The heap options the service's operations guide prescribes, for a heap of {@code size} (a JVM
+     * size: {@code 4g}): fixed and touched at start, so neither the collector's pauses nor the
+     * requests after a load fault in pages of a heap that grew.
+     */
+    static List<String> heapOptions(String size) {
+        if (!size.matches("[0-9]+[kKmMgG]?")) {
+            throw new IllegalArgumentException("--heap: '" + size + "' is not a JVM heap size (e.g. 4g, 2048m)");
+        }
+        return List.of("-Xms" + size, "-Xmx" + size, "-XX:+AlwaysPreTouch");
+    }
+
     @Override
     public String name() {
         return "chronix";

@@ -40,7 +40,11 @@ import java.util.Map;
  * --work DIR            working directory (default: a new temporary one; removed unless --keep-data)
  * --jar FILE            Chronix service jar (default api/target/chronix.jar)   --chronix-port N (18080)
  * --chronix-fsync P     the service's default fsync policy (PER_BATCH, PERIODIC, …; default: the service's own)
- * --chronix-jvm "ARGS"  options for the service's JVM, split at spaces (e.g. a -XX:StartFlightRecording=…)
+ * --chronix-jvm "ARGS"  options for the service's JVM, split at spaces (e.g. a -XX:StartFlightRecording=…);
+ *                       they come after the heap options, so they win (-XX:-AlwaysPreTouch -Xms8m: a growing heap)
+ * --heap SIZE           the heap of both JVM targets (default 4g), each started as its vendor deploys it:
+ *                       Chronix fixed and pre-touched (-Xms = -Xmx, -XX:+AlwaysPreTouch; docs/operations.md),
+ *                       QuestDB -Xmx with -XX:+AlwaysPreTouch (its own service unit)
  * --questdb-jar FILE    (default bench/target/peers/questdb.jar)  --questdb-port N (19000)  --questdb-fsync
  * --influxd PATH        (default influxd)  --influxdb-port N (18086)
  * --hosts/--duration/--start/--interval/--seed/--floats           the data set (default 100 hosts, 1d)
@@ -99,7 +103,11 @@ public final class EndToEndCommand {
         boolean loadOnly = o.flag("load-only");
         boolean interleave = o.flag("interleave");
         String chronixFsync = o.has("chronix-fsync") ? o.required("chronix-fsync") : null;
-        List<String> chronixJvm = o.has("chronix-jvm") ? List.of(o.required("chronix-jvm").strip().split("\\s+")) : List.of();
+        String heap = o.string("heap", "4g");
+        List<String> chronixJvm = new ArrayList<>(ChronixTarget.heapOptions(heap));
+        if (o.has("chronix-jvm")) {
+            chronixJvm.addAll(List.of(o.required("chronix-jvm").strip().split("\\s+")));
+        }
         o.rejectUnknown();
 
         PrintStream log = System.err;
@@ -129,7 +137,7 @@ public final class EndToEndCommand {
             Target target = switch (name) {
                 case "chronix" -> new ChronixTarget(chronixJar, dir.resolve("data"), chronixPort, queryTimeout, chronixJvm,
                         chronixFsync, List.of());
-                case "questdb" -> new QuestDbTarget(questDbJar, dir, questDbPort, questDbFsync, queryTimeout);
+                case "questdb" -> new QuestDbTarget(questDbJar, dir, questDbPort, questDbFsync, heap, queryTimeout);
                 case "influxdb" -> new InfluxDbTarget(influxd, dir, influxPort, data.startNanos(), queryTimeout);
                 default -> throw new IllegalArgumentException("unknown target '" + name + "' (chronix, questdb, influxdb)");
             };

@@ -16,14 +16,16 @@ final class QuestDbTarget implements Target {
     private final Path root;
     private final int port;
     private final boolean fsync;
+    private final String heap;
     private final QuestDbDialect dialect;
     private PeerProcess process;
 
-    QuestDbTarget(Path jar, Path root, int port, boolean fsync, Duration queryTimeout) {
+    QuestDbTarget(Path jar, Path root, int port, boolean fsync, String heap, Duration queryTimeout) {
         this.jar = jar;
         this.root = root;
         this.port = port;
         this.fsync = fsync;
+        this.heap = heap;
         this.dialect = new QuestDbDialect(URI.create("http://127.0.0.1:" + port), queryTimeout);
     }
 
@@ -39,7 +41,7 @@ final class QuestDbTarget implements Target {
 
     @Override
     public void start() throws Exception {
-        process = QuestDbPeer.start(jar, root, port, fsync, "4g");
+        process = QuestDbPeer.start(jar, root, port, fsync, heap);
     }
 
     @Override

@@ -39,7 +39,8 @@ public final class QuestDbPeer {
                 "telemetry.enabled=false",
                 "cairo.commit.mode=" + (fsync ? "sync" : "nosync"),
                 "") );
-        List<String> command = List.of(PeerProcess.currentJava(), "-Xmx" + heap,
+        // the heap options of QuestDB's own service unit: a maximum, touched at start
+        List<String> command = List.of(PeerProcess.currentJava(), "-Xmx" + heap, "-XX:+AlwaysPreTouch",
                 "--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow",
                 "-cp", questDbJar.toAbsolutePath().toString(), "io.questdb.ServerMain", "-d", root.toAbsolutePath().toString());

@@ -50,6 +50,11 @@ public final class ServiceProcess implements AutoCloseable {
      * {@code dataDir}; does not wait for it to be ready.
      */
     public static ServiceProcess launch(Path dataDir, List<String> args) throws IOException {
+        return launch(dataDir, List.of("-Xmx512m"), args);
+    }
+
+    /** As {@link #launch(Path, List)}, with {@code jvmArgs} (heap size and the like) for the service's JVM. */
+    public static ServiceProcess launch(Path dataDir, List<String> jvmArgs, List<String> args) throws IOException {
         int port = freePort();
         Path jar = Path.of(System.getProperty("chronix.jar", "../api/target/chronix.jar")).toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
@@ -57,7 +62,7 @@ public final class ServiceProcess implements AutoCloseable {
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx512m");
+        cmd.addAll(jvmArgs);
         cmd.add("-jar");
         cmd.add(jar.toString());
         if (args.stream().noneMatch(a -> a.startsWith("--server.port="))) {
@@ -76,6 +81,13 @@ public final class ServiceProcess implements AutoCloseable {
     /** Starts the jar and waits until {@code /actuator/health} answers UP. */
     public static ServiceProcess start(Path dataDir, List<String> args) throws IOException, InterruptedException {
         ServiceProcess p = launch(dataDir, args);
+        p.awaitHealthy();
+        return p;
+    }
+
+    /** As {@link #start(Path, List)}, with {@code jvmArgs} for the service's JVM. */
+    public static ServiceProcess start(Path dataDir, List<String> jvmArgs, List<String> args) throws IOException, InterruptedException {
+        ServiceProcess p = launch(dataDir, jvmArgs, args);
         p.awaitHealthy();
         return p;
     }
