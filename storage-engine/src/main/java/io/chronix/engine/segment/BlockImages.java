@@ -141,7 +141,8 @@ final class BlockImages {
         }
     }
 
-    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    /** An {@code int} of a byte array, little-endian, as Arrow's offset buffers hold it. */
+    static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static int offset(byte[] offsets, int row) {
         return (int) INT_LE.get(offsets, row * Integer.BYTES);

@@ -62,9 +62,6 @@ import java.util.zip.CRC32C;
  */
 public final class SegmentReader implements AutoCloseable {
 
-    private static final java.lang.invoke.VarHandle INT_LE =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-
     private static final int CRC_CHUNK = 1 << 20;
 
     private final Path path;
@@ -915,7 +912,7 @@ public final class SegmentReader implements AutoCloseable {
                         stringOffsets = new byte[4 * (n + 1)];
                     }
                     int at = 0;
-                    INT_LE.set(stringOffsets, 0, 0);
+                    BlockImages.INT_LE.set(stringOffsets, 0, 0);
                     for (int i = 0; i < n; i++) {
                         if (present(i)) {
                             int code = dict.codes[i];
@@ -923,7 +920,7 @@ public final class SegmentReader implements AutoCloseable {
                             System.arraycopy(payload, dict.entryOffset[code], strings, at, len);
                             at += len;
                         }
-                        INT_LE.set(stringOffsets, 4 * (i + 1), at);
+                        BlockImages.INT_LE.set(stringOffsets, 4 * (i + 1), at);
                     }
                     sv.getOffsetBuffer().setBytes(0, stringOffsets, 0, 4L * (n + 1));
                     sv.getDataBuffer().setBytes(0, strings, 0, at);
