@@ -13,48 +13,27 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Copies between a decoded vector of a segment column and its {@link DecodedBlock} image. The
- * vectors are the ones {@link SegmentArrow} creates: fixed width 8-byte, bit, or {@code Utf8}.
+ * Copies a segment column's {@link DecodedBlock} image (all of it, or stretches of its rows) into
+ * a vector; a dictionary image's strings are gathered from its entries. The vectors are the ones
+ * {@link SegmentArrow} creates: fixed width 8-byte, bit, or {@code Utf8}.
  */
 final class BlockImages {
 
     private BlockImages() {
     }
 
-    /** The image of a freshly decoded vector (its buffers copied to the heap). */
-    static DecodedBlock of(FieldVector v) {
-        int n = v.getValueCount();
-        int validityBytes = (n + 7) >>> 3;
-        byte[] validity = null;
-        if (v.getNullCount() > 0) {
-            validity = new byte[validityBytes];
-            v.getValidityBuffer().getBytes(0, validity);
-        }
-        return switch (v) {
-            case VarCharVector s -> {
-                byte[] offsets = new byte[(n + 1) * 4];
-                s.getOffsetBuffer().getBytes(0, offsets);
-                byte[] data = new byte[n == 0 ? 0 : s.getOffsetBuffer().getInt((long) n * 4)];
-                s.getDataBuffer().getBytes(0, data);
-                yield new DecodedBlock(n, validity, data, offsets);
-            }
-            case BitVector bits -> {
-                byte[] data = new byte[validityBytes];
-                bits.getDataBuffer().getBytes(0, data);
-                yield new DecodedBlock(n, validity, data, null);
-            }
-            case BaseFixedWidthVector f -> {
-                byte[] data = new byte[n * f.getTypeWidth()];
-                f.getDataBuffer().getBytes(0, data);
-                yield new DecodedBlock(n, validity, data, null);
-            }
-            default -> throw new IllegalStateException("no block image for " + v.getClass().getSimpleName());
-        };
+    /**
+     * Reusable heap buffers for gathering a dictionary image's strings before their one copy into
+     * a vector. Not thread-safe: one per decoder.
+     */
+    static final class Scratch {
+        private byte[] bytes = new byte[0];
+        private byte[] offsets = new byte[0];
     }
 
     /** Allocates {@code v} (in its own allocator) and copies the image into it. */
-    static void fill(FieldVector v, DecodedBlock b) {
-        fillRanges(v, b, new int[] {0, b.valueCount()}, b.valueCount());
+    static void fill(FieldVector v, DecodedBlock b, Scratch scratch) {
+        fillRanges(v, b, new int[] {0, b.valueCount()}, b.valueCount(), scratch);
     }
 
     /**
@@ -85,9 +64,15 @@ final class BlockImages {
      * rows of {@code ranges} ({@code [start0, count0, …]}, checked by {@link #checkRanges}) into it,
      * one after the other.
      */
-    static void fillRanges(FieldVector v, DecodedBlock b, int[] ranges, int rows) {
+    static void fillRanges(FieldVector v, DecodedBlock b, int[] ranges, int rows, Scratch scratch) {
         boolean whole = ranges.length == 2 && ranges[0] == 0;
         switch (v) {
+            case VarCharVector s when b.codes() != null -> {
+                fillDictionary(s, b, ranges, rows, scratch);
+                validity(v, b, ranges, rows, whole);
+                s.setLastSet(rows - 1);
+                s.setValueCount(rows);
+            }
             case VarCharVector s -> {
                 byte[] offsets = b.offsets();
                 long bytes = 0;
@@ -139,6 +124,96 @@ final class BlockImages {
             }
             default -> throw new IllegalStateException("no block image for " + v.getClass().getSimpleName());
         }
+    }
+
+    /**
+     * The strings of a dictionary image's rows of {@code ranges}, gathered on the heap and copied
+     * into {@code s} once (data and offsets; the caller sets validity). A NULL row takes no bytes.
+     */
+    private static void fillDictionary(VarCharVector s, DecodedBlock b, int[] ranges, int rows, Scratch scratch) {
+        long bytes = walkDictionary(b, ranges, null);
+        if (bytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("strings of one block exceed 2 GiB [bytes=" + bytes + "]");
+        }
+        if (scratch.bytes.length < bytes) {
+            scratch.bytes = new byte[(int) Math.max(bytes, Math.min(Integer.MAX_VALUE - 8, 2L * scratch.bytes.length))];
+        }
+        if (scratch.offsets.length < (rows + 1) * Integer.BYTES) {
+            scratch.offsets = new byte[(rows + 1) * Integer.BYTES];
+        }
+        walkDictionary(b, ranges, scratch);
+        s.allocateNew(Math.max(1, bytes), rows);
+        s.getOffsetBuffer().setBytes(0, scratch.offsets, 0, (long) (rows + 1) * Integer.BYTES);
+        s.getDataBuffer().setBytes(0, scratch.bytes, 0, bytes);
+    }
+
+    /**
+     * Walks the rows of {@code ranges} of a dictionary image a run of one code at a time. Without
+     * {@code out}, returns the bytes their strings take; with it, also writes the strings and the
+     * {@code rows + 1} offsets into it.
+     */
+    private static long walkDictionary(DecodedBlock b, int[] ranges, Scratch out) {
+        byte[] entries = b.data();
+        byte[] entryOffsets = b.offsets();
+        byte[] validity = b.validity();
+        int[] codes = b.codes();
+        int[] runEnds = b.runEnds();
+        long bytes = 0;
+        int at = 0; // rows written
+        if (out != null) {
+            INT_LE.set(out.offsets, 0, 0);
+        }
+        for (int i = 0; i < ranges.length; i += 2) {
+            int row = ranges[i];
+            int end = row + ranges[i + 1];
+            int run = runEnds == null ? -1 : runContaining(runEnds, row);
+            while (row < end) {
+                int code;
+                int stop;
+                if (run < 0) {
+                    code = codes[row];
+                    stop = row + 1;
+                } else {
+                    code = codes[run];
+                    stop = Math.min(end, runEnds[run]);
+                    run++;
+                }
+                int base = offset(entryOffsets, code);
+                int length = offset(entryOffsets, code + 1) - base;
+                if (out == null && validity == null) {
+                    bytes += (long) length * (stop - row);
+                    row = stop;
+                    continue;
+                }
+                for (; row < stop; row++, at++) {
+                    if (validity == null || (validity[row >>> 3] & (1 << (row & 7))) != 0) {
+                        if (out != null) {
+                            System.arraycopy(entries, base, out.bytes, (int) bytes, length);
+                        }
+                        bytes += length;
+                    }
+                    if (out != null) {
+                        INT_LE.set(out.offsets, (at + 1) * Integer.BYTES, (int) bytes);
+                    }
+                }
+            }
+        }
+        return bytes;
+    }
+
+    /** The run holding {@code row}: the first whose end is past it. */
+    private static int runContaining(int[] runEnds, int row) {
+        int lo = 0;
+        int hi = runEnds.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (runEnds[mid] <= row) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** An {@code int} of a byte array, little-endian, as Arrow's offset buffers hold it. */

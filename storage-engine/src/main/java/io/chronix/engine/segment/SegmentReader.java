@@ -345,7 +345,7 @@ public final class SegmentReader implements AutoCloseable {
         SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
         Decoder d = acquire();
         try {
-            return image(d, allocator, rowGroup, 0, meta.columns().getFirst(), g.blocks().getFirst()).data();
+            return image(d, rowGroup, 0, meta.columns().getFirst(), g.blocks().getFirst()).data();
         } finally {
             release(d);
         }
@@ -448,7 +448,7 @@ public final class SegmentReader implements AutoCloseable {
         SegmentMeta.RowGroup g = meta.rowGroups().get(java.util.Objects.checkIndex(rowGroup, meta.rowGroups().size()));
         int rows = BlockImages.checkRanges(ranges, g.rowCount());
         return decodeColumns(allocator, projection, rows,
-                (d, c, column, v) -> BlockImages.fillRanges(v, image(d, allocator, rowGroup, c, column, g.blocks().get(c)), ranges, rows));
+                (d, c, column, v) -> BlockImages.fillRanges(v, image(d, rowGroup, c, column, g.blocks().get(c)), ranges, rows, d.scratch));
     }
 
     /**
@@ -486,7 +486,7 @@ public final class SegmentReader implements AutoCloseable {
         DecodedBlock image;
         Decoder d = acquire();
         try {
-            image = image(d, allocator, rowGroup, c, column, g.blocks().get(c));
+            image = image(d, rowGroup, c, column, g.blocks().get(c));
         } finally {
             release(d);
         }
@@ -554,8 +554,7 @@ public final class SegmentReader implements AutoCloseable {
     }
 
     /** The decoded image of one block: from the block cache, or decoded (and then cached). */
-    private DecodedBlock image(Decoder d, BufferAllocator allocator, int rowGroup, int columnIndex, SegmentMeta.Column column,
-            SegmentMeta.Block b) {
+    private DecodedBlock image(Decoder d, int rowGroup, int columnIndex, SegmentMeta.Column column, SegmentMeta.Block b) {
         BlockCache cache = blockCache;
         BlockCache.Key key = cache == null ? null : new BlockCache.Key(cacheName, rowGroup, columnIndex);
         if (cache != null) {
@@ -564,14 +563,11 @@ public final class SegmentReader implements AutoCloseable {
                 return hit;
             }
         }
-        try (FieldVector whole = SegmentArrow.field(column).createVector(allocator)) {
-            d.load(column, b, whole);
-            DecodedBlock image = BlockImages.of(whole);
-            if (cache != null) {
-                cache.put(key, image);
-            }
-            return image;
+        DecodedBlock image = d.image(column, b);
+        if (cache != null) {
+            cache.put(key, image);
         }
+        return image;
     }
 
     /**
@@ -680,14 +676,7 @@ public final class SegmentReader implements AutoCloseable {
             d.load(column, b, v);
             return;
         }
-        BlockCache.Key key = new BlockCache.Key(cacheName, rowGroup, columnIndex);
-        DecodedBlock hit = cache.get(key);
-        if (hit != null && hit.valueCount() == b.valueCount()) {
-            BlockImages.fill(v, hit);
-            return;
-        }
-        d.load(column, b, v);
-        cache.put(key, BlockImages.of(v));
+        BlockImages.fill(v, image(d, rowGroup, columnIndex, column, b), d.scratch);
     }
 
     private Decoder acquire() {
@@ -735,6 +724,7 @@ public final class SegmentReader implements AutoCloseable {
         private byte[] stringOffsets = new byte[0];
         private double[] doubles = new double[0];
         private final Dictionary.Decoded dict = new Dictionary.Decoded();
+        private final BlockImages.Scratch scratch = new BlockImages.Scratch();
         private byte[] payload;
         private int payloadLength;
         private boolean hasValidity;
@@ -788,6 +778,77 @@ public final class SegmentReader implements AutoCloseable {
             } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
                 throw new CorruptFileException(path, b.offset(), "undecodable block: " + e);
             }
+        }
+
+        /**
+         * Decodes a block straight into its heap image, no vector in between; a dictionary block
+         * stays in dictionary form (its entries once, a code per row or per run).
+         */
+        DecodedBlock image(SegmentMeta.Column column, SegmentMeta.Block b) {
+            fetch(b);
+            int n = b.valueCount();
+            try {
+                decodeValues(column, b, n);
+                byte[] valid = hasValidity ? Arrays.copyOf(validity, BooleanBits.bytesFor(n)) : null;
+                return switch (b.encoding()) {
+                    case Encodings.DELTA_OF_DELTA, Encodings.DELTA_ZIGZAG -> {
+                        byte[] data = new byte[8 * n];
+                        ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs, 0, n);
+                        yield new DecodedBlock(n, valid, data, null);
+                    }
+                    case Encodings.GORILLA, Encodings.ALP, Encodings.ALP_RD -> {
+                        byte[] data = new byte[8 * n];
+                        ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(doubles, 0, n);
+                        yield new DecodedBlock(n, valid, data, null);
+                    }
+                    case Encodings.BITS -> new DecodedBlock(n, valid, Arrays.copyOf(payload, BooleanBits.bytesFor(n)), null);
+                    case Encodings.DICTIONARY -> dictionaryImage(n, valid);
+                    default -> throw new EncodingException("unknown encoding " + b.encoding());
+                };
+            } catch (EncodingException e) {
+                throw new CorruptFileException(path, b.offset(), e.getMessage());
+            } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
+                throw new CorruptFileException(path, b.offset(), "undecodable block: " + e);
+            }
+        }
+
+        /** The decoded dictionary as an image: entries packed once, codes per run when the rows run. */
+        private DecodedBlock dictionaryImage(int n, byte[] valid) {
+            int size = dict.size;
+            long total = 0;
+            for (int e = 0; e < size; e++) {
+                total += dict.entryLength[e];
+            }
+            byte[] entries = new byte[Math.toIntExact(total)];
+            byte[] offsets = new byte[(size + 1) * Integer.BYTES];
+            int at = 0;
+            for (int e = 0; e < size; e++) {
+                System.arraycopy(payload, dict.entryOffset[e], entries, at, dict.entryLength[e]);
+                at += dict.entryLength[e];
+                BlockImages.INT_LE.set(offsets, (e + 1) * Integer.BYTES, at);
+            }
+            int[] codes = dict.codes;
+            int runs = 0;
+            for (int i = 0; i < n; i++) {
+                if (i == 0 || codes[i] != codes[i - 1]) {
+                    runs++;
+                }
+            }
+            // per run when that is smaller: two ints a run against one a row
+            if (2 * runs >= n) {
+                return new DecodedBlock(n, valid, entries, offsets, Arrays.copyOf(codes, n), null);
+            }
+            int[] runCodes = new int[runs];
+            int[] runEnds = new int[runs];
+            int r = -1;
+            for (int i = 0; i < n; i++) {
+                if (i == 0 || codes[i] != codes[i - 1]) {
+                    r++;
+                    runCodes[r] = codes[i];
+                }
+                runEnds[r] = i + 1;
+            }
+            return new DecodedBlock(n, valid, entries, offsets, runCodes, runEnds);
         }
 
         void decodeOnly(SegmentMeta.Column column, SegmentMeta.Block b) {

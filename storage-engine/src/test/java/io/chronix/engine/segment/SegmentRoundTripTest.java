@@ -84,16 +84,25 @@ class SegmentRoundTripTest {
                 assertThat(r.hasZstdDictionary()).isTrue();
                 assertThat(r.rowGroups().get(1).blocks()).anyMatch(b -> b.compression() == SegmentFormat.COMPRESSION_ZSTD_DICT);
             }
-            int row = 0;
-            for (int g = 0; g < r.rowGroups().size(); g++) {
-                try (VectorSchemaRoot root = r.readRowGroup(allocator, g, null)) {
-                    assertThat(root.getSchema()).isEqualTo(r.schema(null));
-                    for (int k = 0; k < root.getRowCount(); k++, row++) {
-                        assertRow(data, row, root, k);
+            // straight from the file, then through a block cache: its images built on a miss
+            // (strings in dictionary form) and read back on a hit must give the same rows
+            io.chronix.engine.cache.BlockCache cache = io.chronix.engine.cache.BlockCache.create(64L << 20);
+            for (String pass : List.of("uncached", "cache miss", "cache hit")) {
+                if (pass.equals("cache miss")) {
+                    r.cachingIn(cache);
+                }
+                int row = 0;
+                for (int g = 0; g < r.rowGroups().size(); g++) {
+                    try (VectorSchemaRoot root = r.readRowGroup(allocator, g, null)) {
+                        assertThat(root.getSchema()).isEqualTo(r.schema(null));
+                        for (int k = 0; k < root.getRowCount(); k++, row++) {
+                            assertRow(data, row, root, k);
+                        }
                     }
                 }
+                assertThat(row).as(pass).isEqualTo(data.rows);
             }
-            assertThat(row).isEqualTo(data.rows);
+            assertThat(cache.stats().hits()).isEqualTo((long) r.rowGroups().size() * r.columns().size());
             r.verifyBlocks();
             assertThat(r.seriesIndex()).isEqualTo(w.series());
         }
