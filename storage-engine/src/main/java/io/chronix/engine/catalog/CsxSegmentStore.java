@@ -381,7 +381,7 @@ public final class CsxSegmentStore implements SegmentStore {
                     predicateColumns.add(p.key());
                 }
             }
-            int[][] wanted = tags.isEmpty() ? null : rowRangesOfMatchingSeries(h, file, tags, from, to, allocator);
+            int[][] wanted = tags.isEmpty() ? null : rowRangesOfMatchingSeries(h, file, tags, from, to);
             for (int rg : r.rowGroupsOverlapping(from, to)) {
                 if (wanted != null && wanted[rg] == null) {
                     continue;
@@ -397,7 +397,7 @@ public final class CsxSegmentStore implements SegmentStore {
                 }
                 int[] ranges = wanted == null || wanted[rg].length == 0 ? null : wanted[rg];
                 if (!fields.isEmpty()) {
-                    ranges = passingRows(r, allocator, rg, ranges, fields);
+                    ranges = passingRows(r, rg, ranges, fields);
                     if (ranges != null && ranges.length == 0) {
                         continue;
                     }
@@ -417,7 +417,7 @@ public final class CsxSegmentStore implements SegmentStore {
      * passes, {@code null} to read the row group whole (the predicates are not evaluable here, or
      * most rows of a whole group pass).
      */
-    private static int[] passingRows(SegmentReader r, BufferAllocator allocator, int rg, int[] ranges, List<FieldPredicate> fields) {
+    private static int[] passingRows(SegmentReader r, int rg, int[] ranges, List<FieldPredicate> fields) {
         int rowCount = r.rowGroups().get(rg).rowCount();
         // only the rows of the matching series are tested and walked: a one-host scan must not
         // pass over every row of each row group (most of a one-host filter's samples did)
@@ -428,7 +428,7 @@ public final class CsxSegmentStore implements SegmentStore {
         }
         boolean applied = false;
         for (FieldPredicate p : fields) {
-            applied |= r.filterRows(allocator, rg, p.field(), p::test, keep, scope);
+            applied |= r.filterRows(rg, p.field(), p::test, keep, scope);
         }
         if (!applied) {
             return ranges;
@@ -466,8 +466,7 @@ public final class CsxSegmentStore implements SegmentStore {
      * {@code [start0, count0, …]} within the row group, adjacent series joined. {@code null} for
      * the whole answer if there is no usable table, and the caller probes instead.
      */
-    private int[][] rowRangesOfMatchingSeries(Handle h, SegmentFile file, List<TagPredicate> tags, long from, long to,
-            BufferAllocator allocator) {
+    private int[][] rowRangesOfMatchingSeries(Handle h, SegmentFile file, List<TagPredicate> tags, long from, long to) {
         SeriesIndex index = seriesOf(h, file);
         if (index == null) {
             return null;
@@ -515,7 +514,7 @@ public final class CsxSegmentStore implements SegmentStore {
                 if (!rg.overlaps(from, to)) {
                     start = stop; // not read: its time bounds miss the interval
                 } else if (rg.minTime() < from || rg.maxTime() > to) {
-                    byte[] t = times[g] == null ? (times[g] = h.reader.timeImage(allocator, g)) : times[g];
+                    byte[] t = times[g] == null ? (times[g] = h.reader.timeImage(g)) : times[g];
                     start = SegmentReader.firstTimeAtLeast(t, start, stop, from);
                     stop = to == Long.MAX_VALUE ? stop : SegmentReader.firstTimeAtLeast(t, start, stop, to + 1);
                 }
