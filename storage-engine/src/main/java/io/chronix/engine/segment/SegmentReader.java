@@ -16,8 +16,12 @@ import io.chronix.engine.segment.encoding.Alp;
 import io.chronix.engine.segment.encoding.AlpRd;
 import io.chronix.engine.segment.encoding.Gorilla;
 import io.chronix.engine.segment.encoding.BooleanBits;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -665,8 +669,17 @@ public final class SegmentReader implements AutoCloseable {
         return new SeriesIndex(meta.crc(), meta.measurement(), names, keys);
     }
 
-    /** Fills {@code v} with block {@code b}'s image: from the block cache, or decoded (and then cached). */
+    /**
+     * Fills {@code v} with block {@code b} from the block cache, or decodes it (and caches the
+     * result). Without a cache (compaction's readers) the block is decoded straight into the
+     * vector from the decoder's reused arrays: no image allocated for a block read once.
+     */
     private void load(Decoder d, int rowGroup, int columnIndex, SegmentMeta.Column column, SegmentMeta.Block b, FieldVector v) {
+        BlockCache cache = blockCache;
+        if (cache == null) {
+            d.load(column, b, v);
+            return;
+        }
         BlockImages.fill(v, image(d, rowGroup, columnIndex, column, b), d.scratch);
     }
 
@@ -711,6 +724,8 @@ public final class SegmentReader implements AutoCloseable {
         private byte[] plain = new byte[0];
         private byte[] validity = new byte[0];
         private long[] longs = new long[0];
+        private byte[] strings = new byte[0];
+        private byte[] stringOffsets = new byte[0];
         private double[] doubles = new double[0];
         private final Dictionary.Decoded dict = new Dictionary.Decoded();
         private final BlockImages.Scratch scratch = new BlockImages.Scratch();
@@ -754,6 +769,18 @@ public final class SegmentReader implements AutoCloseable {
                     validity = new byte[b.validityLength()];
                 }
                 readFully(path, file, b.validityOffset(), ByteBuffer.wrap(validity, 0, b.validityLength()));
+            }
+        }
+
+        void load(SegmentMeta.Column column, SegmentMeta.Block b, FieldVector v) {
+            fetch(b);
+            int n = b.valueCount();
+            try {
+                decodeInto(column, b, v, n);
+            } catch (EncodingException e) {
+                throw new CorruptFileException(path, b.offset(), e.getMessage());
+            } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
+                throw new CorruptFileException(path, b.offset(), "undecodable block: " + e);
             }
         }
 
@@ -900,6 +927,82 @@ public final class SegmentReader implements AutoCloseable {
                     }
                 }
                 default -> throw new EncodingException("unknown encoding " + b.encoding());
+            }
+        }
+
+        private void decodeInto(SegmentMeta.Column column, SegmentMeta.Block b, FieldVector v, int n) {
+            decodeValues(column, b, n);
+            switch (b.encoding()) {
+                case Encodings.DELTA_OF_DELTA, Encodings.DELTA_ZIGZAG -> {
+                    BaseFixedWidthVector fv = (BaseFixedWidthVector) v;
+                    fv.allocateNew(n);
+                    ArrowBuf data = fv.getDataBuffer();
+                    data.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs, 0, n);
+                    setValidity(fv.getValidityBuffer(), n);
+                    fv.setValueCount(n);
+                }
+                case Encodings.GORILLA, Encodings.ALP, Encodings.ALP_RD -> {
+                    BaseFixedWidthVector fv = (BaseFixedWidthVector) v;
+                    fv.allocateNew(n);
+                    fv.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(doubles, 0, n);
+                    setValidity(fv.getValidityBuffer(), n);
+                    fv.setValueCount(n);
+                }
+                case Encodings.BITS -> {
+                    BitVector bv = (BitVector) v;
+                    bv.allocateNew(n);
+                    bv.getDataBuffer().setBytes(0, payload, 0, BooleanBits.bytesFor(n));
+                    setValidity(bv.getValidityBuffer(), n);
+                    bv.setValueCount(n);
+                }
+                case Encodings.DICTIONARY -> {
+                    VarCharVector sv = (VarCharVector) v;
+                    long total = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (present(i)) {
+                            total += dict.entryLength[dict.codes[i]];
+                        }
+                    }
+                    if (total > Integer.MAX_VALUE) {
+                        throw new EncodingException("strings of one block exceed 2 GiB");
+                    }
+                    // the strings and offsets are gathered on the heap and copied into the vector
+                    // once each: VarCharVector.set per row does one native copy of a few bytes per
+                    // row, which was most of a SELECT * scan's CPU over tag columns
+                    sv.allocateNew(Math.max(1, total), n);
+                    if (strings.length < total) {
+                        strings = new byte[(int) Math.max(total, Math.min(Integer.MAX_VALUE - 8, 2L * strings.length))];
+                    }
+                    if (stringOffsets.length < 4 * (n + 1)) {
+                        stringOffsets = new byte[4 * (n + 1)];
+                    }
+                    int at = 0;
+                    BlockImages.INT_LE.set(stringOffsets, 0, 0);
+                    for (int i = 0; i < n; i++) {
+                        if (present(i)) {
+                            int code = dict.codes[i];
+                            int len = dict.entryLength[code];
+                            System.arraycopy(payload, dict.entryOffset[code], strings, at, len);
+                            at += len;
+                        }
+                        BlockImages.INT_LE.set(stringOffsets, 4 * (i + 1), at);
+                    }
+                    sv.getOffsetBuffer().setBytes(0, stringOffsets, 0, 4L * (n + 1));
+                    sv.getDataBuffer().setBytes(0, strings, 0, at);
+                    setValidity(sv.getValidityBuffer(), n);
+                    sv.setLastSet(n - 1);
+                    sv.setValueCount(n);
+                }
+                default -> throw new EncodingException("unknown encoding " + b.encoding());
+            }
+        }
+
+        private void setValidity(ArrowBuf buf, int n) {
+            int bytes = BooleanBits.bytesFor(n);
+            if (hasValidity) {
+                buf.setBytes(0, validity, 0, bytes);
+            } else {
+                buf.setOne(0, bytes);
             }
         }
 
