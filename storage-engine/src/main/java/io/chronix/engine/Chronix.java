@@ -52,7 +52,10 @@ import io.chronix.engine.read.LastPoint;
 import io.chronix.engine.read.RowMask;
 import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.RowMerger;
+import io.chronix.engine.read.BatchSink;
 import io.chronix.engine.read.ScanHelpers;
+import io.chronix.engine.read.ScanOutput;
+import io.chronix.engine.read.StreamedScan;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.RowCount;
 import io.chronix.engine.read.ScanResult;
@@ -676,6 +679,34 @@ public final class Chronix implements AutoCloseable {
     }
 
     /**
+     * {@link #scanUnordered(ScanRequest, BufferAllocator, ScanHelpers)} handing each batch to
+     * {@code sink} as soon as it is read, on the thread that read it, and closing it after: the
+     * same rows in the same batches, none kept by the scan. For consumers that fold rows into
+     * something small, such as an aggregate: each batch is worked on while it is in the processor's
+     * caches, and the scan holds a batch per thread instead of all of them.
+     *
+     * @return what was handed over; {@link StreamedScan#complete()} false when a consumer stopped the scan
+     */
+    public StreamedScan scanUnordered(ScanRequest request, BufferAllocator allocator, ScanHelpers helpers, BatchSink sink) {
+        ensureOpen();
+        ScanOutput.Streamed out = ScanOutput.streaming(sink);
+        ScanResult view = rollups.scanView(request, allocator, false);
+        if (view != null) {
+            try (view) {
+                ScanOutput.Taker taker = out.open();
+                for (VectorSchemaRoot b : view.batches()) {
+                    if (!taker.take(0, b)) { // closes b; closing it again with the view does nothing
+                        break;
+                    }
+                }
+                return out.summary(0, view.statistics());
+            }
+        }
+        Scanned s = scan(request, allocator, true, NO_SKIP, true, helpers, out);
+        return out.summary(s.settledSegments(), s.statistics());
+    }
+
+    /**
      * How many rows {@link #scanUnordered} answers for {@code request} (its columns do not matter),
      * without decoding what need not be: a segment that lies wholly inside the range, that no
      * other source overlaps in time (no other segment, memtable or archived segment — so nothing
@@ -741,24 +772,37 @@ public final class Chronix implements AutoCloseable {
 
     private ScanResult scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner,
             boolean withMemtables, ScanHelpers helpers) {
+        try (ScanOutput.Collected out = ScanOutput.collecting()) {
+            Scanned s = scan(request, allocator, anyOrder, planner, withMemtables, helpers, out);
+            return new ScanResult(s.schema(), out.batches(), s.settledSegments(), s.statistics());
+        }
+    }
+
+    /** What a scan answers besides its batches. */
+    private record Scanned(org.apache.arrow.vector.types.pojo.Schema schema, int settledSegments, ScanStatistics statistics) {
+    }
+
+    /** The scan, its batches put in {@code out}. */
+    private Scanned scan(ScanRequest request, BufferAllocator allocator, boolean anyOrder, Aggregator.SegmentPlanner planner,
+            boolean withMemtables, ScanHelpers helpers, ScanOutput out) {
         ensureOpen();
         // segments a compaction replaces meanwhile stay on disk until this scan is done with them
         // (helpers included: they finish before the scan returns)
         long ticket = reclaimer.enter();
         try {
-            return scanSegmentsAndMemtables(request, allocator, anyOrder, planner, withMemtables, helpers);
+            return scanSegmentsAndMemtables(request, allocator, anyOrder, planner, withMemtables, helpers, out);
         } finally {
             reclaimer.exit(ticket);
         }
     }
 
-    private ScanResult scanSegmentsAndMemtables(ScanRequest request, BufferAllocator allocator, boolean anyOrder,
-            Aggregator.SegmentPlanner planner, boolean withMemtables, ScanHelpers helpers) {
+    private Scanned scanSegmentsAndMemtables(ScanRequest request, BufferAllocator allocator, boolean anyOrder,
+            Aggregator.SegmentPlanner planner, boolean withMemtables, ScanHelpers helpers, ScanOutput out) {
         Optional<MeasurementSchema> found = schema.schema(request.measurement());
         if (found.isEmpty()) {
             // nothing written yet (or a measurement being created right now): no rows, whatever the columns
             List<Column> timeOnly = List.of(Column.time());
-            return new ScanResult(MeasurementSchema.toArrow(timeOnly), List.of());
+            return new Scanned(MeasurementSchema.toArrow(timeOnly), 0, ScanStatistics.NONE);
         }
         MeasurementSchema ms = found.get();
         List<Column> output = outputColumns(ms, request);
@@ -871,16 +915,20 @@ public final class Chronix implements AutoCloseable {
             }
         }
         stats.memtableRows(merger.collected() - fromSegments);
-        List<VectorSchemaRoot> batches = readSettled(settled, output, request, allocator, helpers, stats);
-        try {
-            if (merger.collected() > 0 || settled.isEmpty()) {
-                batches.addAll(merger.finish(output, allocator, SCAN_BATCH_ROWS));
+        readSettled(settled, output, request, allocator, helpers, stats, out);
+        if (!out.stopped() && (merger.collected() > 0 || settled.isEmpty())) {
+            List<VectorSchemaRoot> merged = merger.finish(output, allocator, SCAN_BATCH_ROWS);
+            ScanOutput.Taker taker = out.open();
+            int i = 0;
+            try {
+                while (i < merged.size() && taker.take(settled.size(), merged.get(i++))) {
+                    // each batch taken; a refusal ends the scan
+                }
+            } finally {
+                merged.subList(i, merged.size()).forEach(VectorSchemaRoot::close);
             }
-        } catch (RuntimeException e) {
-            batches.forEach(VectorSchemaRoot::close);
-            throw e;
         }
-        return new ScanResult(MeasurementSchema.toArrow(output), batches, settled.size(), stats.snapshot());
+        return new Scanned(MeasurementSchema.toArrow(output), settled.size(), stats.snapshot());
     }
 
     /** Counts into {@code stats} what the segments of {@code measurement}, hot and archived, hold as the catalog counts it. */
@@ -901,21 +949,22 @@ public final class Chronix implements AutoCloseable {
     }
 
     /**
-     * The rows of the settled segments, through {@link SegmentPassThrough}, in segment order. With
-     * {@code helpers} the segments are shared out among the calling thread and the helpers' (each
-     * with its own pass-through); every batch read is closed again if any read fails.
+     * The rows of the settled segments, through {@link SegmentPassThrough}, into {@code out} as part
+     * {@code i} for the {@code i}-th segment. With {@code helpers} the segments are shared out among
+     * the calling thread and the helpers' (each with its own pass-through and taker), and each batch
+     * goes to the taker of the thread that read it as soon as its row group is decoded. Reading
+     * stops at the first failure (rethrown here) or once {@code out} is {@link ScanOutput#stopped}.
      */
-    private List<VectorSchemaRoot> readSettled(List<SegmentEntry> settled, List<Column> output, ScanRequest request,
-            BufferAllocator allocator, ScanHelpers helpers, ScanStatistics.Counter stats) {
+    private void readSettled(List<SegmentEntry> settled, List<Column> output, ScanRequest request,
+            BufferAllocator allocator, ScanHelpers helpers, ScanStatistics.Counter stats, ScanOutput out) {
         int n = settled.size();
         List<String> projection = SegmentPassThrough.projection(output, request.tags());
-        // each slot is written by one worker; ScanHelpers.run returns only after every worker finished
-        java.util.concurrent.atomic.AtomicReferenceArray<List<VectorSchemaRoot>> bySegment = new java.util.concurrent.atomic.AtomicReferenceArray<>(n);
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
         Runnable worker = () -> {
+            ScanOutput.Taker taker = null;
             try (SegmentPassThrough pass = new SegmentPassThrough(output, request.tags(), request.from(), request.to(), allocator)) {
-                for (int i = next.getAndIncrement(); i < n && failure.get() == null; i = next.getAndIncrement()) {
+                for (int i = next.getAndIncrement(); i < n && failure.get() == null && !out.stopped(); i = next.getAndIncrement()) {
                     SegmentEntry e = settled.get(i);
                     List<String> present = new ArrayList<>();
                     for (String c : projection) {
@@ -923,14 +972,30 @@ public final class Chronix implements AutoCloseable {
                             present.add(c);
                         }
                     }
+                    if (taker == null) {
+                        taker = out.open();
+                    }
+                    ScanOutput.Taker to = taker;
+                    int part = i;
                     // nothing can overwrite a settled segment's rows, so the field predicates may drop some
                     SegmentFile file = SegmentFile.parse(e.file());
                     stats.segmentOpened(e.file(), store.rowGroupCount(file));
                     store.read(file, present, request.from(), request.to(), request.tags(), request.fields(), allocator, root -> {
+                        if (out.stopped()) {
+                            return; // the rest of this segment's row groups are decoded for nothing; rare
+                        }
                         stats.rowGroupRead(root.getRowCount());
                         pass.add(root);
+                        List<VectorSchemaRoot> taken = pass.takeBatches();
+                        int k = 0;
+                        try {
+                            while (k < taken.size() && to.take(part, taken.get(k++))) {
+                                // each batch taken while its row group's buffers are fresh
+                            }
+                        } finally {
+                            taken.subList(k, taken.size()).forEach(VectorSchemaRoot::close);
+                        }
                     });
-                    bySegment.set(i, pass.takeBatches());
                 }
             } catch (Throwable t) {
                 failure.compareAndSet(null, t);
@@ -941,25 +1006,16 @@ public final class Chronix implements AutoCloseable {
         } else {
             helpers.run(n, worker);
         }
-        List<VectorSchemaRoot> batches = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            List<VectorSchemaRoot> b = bySegment.get(i);
-            if (b != null) {
-                batches.addAll(b);
-            }
-        }
         Throwable t = failure.get();
+        if (t instanceof RuntimeException re) {
+            throw re;
+        }
+        if (t instanceof Error err) {
+            throw err;
+        }
         if (t != null) {
-            batches.forEach(VectorSchemaRoot::close);
-            if (t instanceof RuntimeException re) {
-                throw re;
-            }
-            if (t instanceof Error err) {
-                throw err;
-            }
             throw new IllegalStateException(t);
         }
-        return batches;
     }
 
     /**

@@ -67,16 +67,23 @@ final class EngineFixture implements AutoCloseable {
     static List<String> render(ScanResult r) {
         List<String> out = new ArrayList<>();
         for (VectorSchemaRoot b : r.batches()) {
-            for (int row = 0; row < b.getRowCount(); row++) {
-                StringBuilder sb = new StringBuilder();
-                for (FieldVector v : b.getFieldVectors()) {
-                    if (!sb.isEmpty()) {
-                        sb.append('|');
-                    }
-                    sb.append(v.getName()).append('=').append(cell(v, row));
+            out.addAll(render(b));
+        }
+        return out;
+    }
+
+    /** One batch's rows, rendered as {@link #render(ScanResult)} renders them. */
+    static List<String> render(VectorSchemaRoot b) {
+        List<String> out = new ArrayList<>();
+        for (int row = 0; row < b.getRowCount(); row++) {
+            StringBuilder sb = new StringBuilder();
+            for (FieldVector v : b.getFieldVectors()) {
+                if (!sb.isEmpty()) {
+                    sb.append('|');
                 }
-                out.add(sb.toString());
+                sb.append(v.getName()).append('=').append(cell(v, row));
             }
+            out.add(sb.toString());
         }
         return out;
     }

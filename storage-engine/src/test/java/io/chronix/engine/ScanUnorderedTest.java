@@ -196,6 +196,89 @@ class ScanUnorderedTest extends TenMinuteShardsTest {
         }
     }
 
+    /** Six settled segments and a memtable's rows: every path a streamed scan hands batches from. */
+    private void sixShardsAndAMemtable() {
+        open();
+        for (int shard = 0; shard < 6; shard++) {
+            write(T0 + shard * 600 * SECOND, 60, 4, true);
+        }
+        engine.flush();
+        write(T0 + 4000 * SECOND, 10, 4, true);
+    }
+
+    @Test
+    void aStreamedScanHandsOverTheScansRowsBatchByBatchAndClosesEach() {
+        sixShardsAndAMemtable();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (ScanRequest request : List.of(ScanRequest.all("cpu"),
+                    ScanRequest.all("cpu").withTags(new TagPredicate.Eq("dc", "east")).withTimeRange(T0 + 100 * SECOND, T0 + 4005 * SECOND))) {
+                List<String> expected = new ArrayList<>(fx.rowsUnordered(engine, request));
+                List<String> streamed = java.util.Collections.synchronizedList(new ArrayList<>());
+                java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                java.util.concurrent.atomic.AtomicInteger consumers = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.List<VectorSchemaRoot> lent = java.util.Collections.synchronizedList(new ArrayList<>());
+                io.chronix.engine.read.BatchSink sink = () -> {
+                    consumers.incrementAndGet();
+                    Thread opener = Thread.currentThread();
+                    return batch -> {
+                        assertThat(Thread.currentThread()).as("a consumer is used on the thread that opened it").isSameAs(opener);
+                        threads.add(opener);
+                        streamed.addAll(EngineFixture.render(batch));
+                        lent.add(batch);
+                        return true;
+                    };
+                };
+                io.chronix.engine.read.StreamedScan s = engine.scanUnordered(request, fx.allocator,
+                        new io.chronix.engine.read.ScanHelpers(pool, 2, 0), sink);
+                assertThat(s.complete()).isTrue();
+                assertThat(s.rows()).isEqualTo(expected.size());
+                assertThat(s.batches()).isEqualTo(lent.size());
+                assertThat(s.settledSegments()).isGreaterThanOrEqualTo(3);
+                assertThat(s.statistics().rowsRead()).isGreaterThanOrEqualTo(s.rows());
+                assertThat(consumers.get()).isGreaterThanOrEqualTo(threads.size());
+                assertThat(fx.allocator.getAllocatedMemory()).as("every batch closed after its call").isZero();
+                assertThat(lent).allSatisfy(b -> assertThat(b.getFieldVectors()).allSatisfy(v -> assertThat(v.getBufferSize()).isZero()));
+                expected.sort(null);
+                streamed.sort(null);
+                assertThat(streamed).as("%s", request).isEqualTo(expected).isNotEmpty();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aConsumerThatRefusesABatchStopsTheStreamedScan() {
+        sixShardsAndAMemtable();
+        java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
+        io.chronix.engine.read.StreamedScan s = engine.scanUnordered(ScanRequest.all("cpu"), fx.allocator, null,
+                () -> batch -> handed.incrementAndGet() < 2);
+        assertThat(s.complete()).isFalse();
+        assertThat(handed.get()).as("no batch after the refusal (one thread)").isEqualTo(2);
+        assertThat(s.batches()).isEqualTo(2);
+        assertThat(fx.allocator.getAllocatedMemory()).isZero();
+    }
+
+    @Test
+    void aConsumerThatFailsFailsTheStreamedScanAndLeaksNoBuffer() {
+        sixShardsAndAMemtable();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> engine.scanUnordered(ScanRequest.all("cpu"), fx.allocator,
+                    new io.chronix.engine.read.ScanHelpers(pool, 2, 0), () -> batch -> {
+                        if (handed.incrementAndGet() == 3) {
+                            throw new IllegalStateException("the consumer gave up");
+                        }
+                        return true;
+                    })).isInstanceOf(IllegalStateException.class).hasMessage("the consumer gave up");
+            assertThat(fx.allocator.getAllocatedMemory()).isZero();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void overlappingSegmentsOfOneShardAreMerged() {
         open();

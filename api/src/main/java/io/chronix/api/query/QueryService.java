@@ -171,6 +171,8 @@ public class QueryService implements AutoCloseable {
                 ArrowReader result;
                 try {
                     result = q.execute();
+                } catch (OutOfMemoryException e) { // a scan left to execute() (an aggregate DuckDB answers after all)
+                    throw new QueryExceptions.TooLarge("chronix.query.max-scan-bytes", properties.maxScanBytes().toBytes(), e);
                 } catch (SqlErrorException e) {
                     if (e.getMessage() != null && e.getMessage().startsWith("could not allocate") || "Out of Memory Error".equals(e.errorType())) {
                         throw new QueryExceptions.TooLarge("chronix.query.memory-limit", properties.memoryLimit().toBytes(), e);

@@ -1,6 +1,7 @@
 package io.chronix.api.sql;
 
 import io.chronix.engine.read.ArrowBulk;
+import io.chronix.engine.read.BatchSink;
 import io.chronix.engine.read.ScanHelpers;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.TagRuns;
@@ -158,23 +159,20 @@ public final class EngineAggregation {
     static ScanResult answer(AggregateShape shape, ScanResult input, BufferAllocator allocator, BooleanSupplier cancelled,
                              ScanHelpers helpers, int maxGroups) {
         List<VectorSchemaRoot> batches = input.batches();
-        List<EngineAggregation> parts = java.util.Collections.synchronizedList(new ArrayList<>());
+        Accumulation accumulation = new Accumulation(shape, cancelled, maxGroups);
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
         Runnable worker = () -> {
-            EngineAggregation part = new EngineAggregation(shape, maxGroups);
-            Batch work = part.new Batch();
             try {
-                for (int i = next.getAndIncrement(); i < batches.size() && part.ok && failure.get() == null; i = next.getAndIncrement()) {
-                    if (cancelled.getAsBoolean()) {
-                        throw new QueryCancelledException();
+                BatchSink.Consumer part = accumulation.open();
+                for (int i = next.getAndIncrement(); i < batches.size() && failure.get() == null; i = next.getAndIncrement()) {
+                    if (!part.accept(batches.get(i))) {
+                        break;
                     }
-                    part.ok = work.add(batches.get(i));
                 }
             } catch (RuntimeException e) {
                 failure.compareAndSet(null, e);
             }
-            parts.add(part);
         };
         if (helpers != null && batches.size() > 1 && helpers.worthWaking(input.rowCount())) {
             helpers.run(batches.size(), worker);
@@ -184,19 +182,81 @@ public final class EngineAggregation {
         if (failure.get() != null) {
             throw failure.get();
         }
-        EngineAggregation a = parts.getFirst();
-        for (EngineAggregation p : parts) {
-            if (!p.ok || p != a && !a.merge(p)) {
+        return accumulation.finish(allocator);
+    }
+
+    /**
+     * An aggregation fed batch by batch, as a streamed scan reads them
+     * ({@link io.chronix.engine.Chronix#scanUnordered(io.chronix.engine.read.ScanRequest, BufferAllocator, ScanHelpers, BatchSink)}):
+     * each thread's consumer adds the batches it is handed to a part of its own, and {@link #finish}
+     * merges the parts. A consumer refuses further batches (the scan stops) once its part is
+     * DuckDB's to answer; {@link #finish} then answers null.
+     *
+     * <p>Threading: {@link #open} is thread-safe; each consumer belongs to the thread that opened it.
+     */
+    static final class Accumulation implements BatchSink {
+        private final AggregateShape shape;
+        private final BooleanSupplier cancelled;
+        private final int maxGroups;
+        private final List<EngineAggregation> parts = new ArrayList<>();
+        private volatile boolean refused;
+
+        /** @param cancelled polled before each batch; when true, {@link QueryCancelledException} */
+        Accumulation(AggregateShape shape, BooleanSupplier cancelled) {
+            this(shape, cancelled, MAX_GROUPS);
+        }
+
+        Accumulation(AggregateShape shape, BooleanSupplier cancelled, int maxGroups) {
+            this.shape = shape;
+            this.cancelled = cancelled;
+            this.maxGroups = maxGroups;
+        }
+
+        @Override
+        public BatchSink.Consumer open() {
+            EngineAggregation part = new EngineAggregation(shape, maxGroups);
+            synchronized (parts) {
+                parts.add(part);
+            }
+            Batch work = part.new Batch();
+            return batch -> {
+                if (cancelled.getAsBoolean()) {
+                    throw new QueryCancelledException();
+                }
+                if (refused || !(part.ok = work.add(batch))) {
+                    refused = true;
+                    return false;
+                }
+                return true;
+            };
+        }
+
+        /**
+         * The answer as DuckDB would give it over every batch handed to the consumers, in one batch;
+         * null if it is DuckDB's to give. Call once the consumers are done.
+         */
+        ScanResult finish(BufferAllocator allocator) {
+            List<EngineAggregation> all;
+            synchronized (parts) {
+                all = List.copyOf(parts);
+            }
+            if (refused) {
                 return null;
             }
-        }
-        for (State s : a.states) {
-            s.ensure(a.groups);
-            if (!s.convertsExactly(a.groups)) {
-                return null;
+            EngineAggregation a = all.isEmpty() ? new EngineAggregation(shape, maxGroups) : all.getFirst();
+            for (EngineAggregation p : all) {
+                if (!p.ok || p != a && !a.merge(p)) {
+                    return null;
+                }
             }
+            for (State s : a.states) {
+                s.ensure(a.groups);
+                if (!s.convertsExactly(a.groups)) {
+                    return null;
+                }
+            }
+            return a.result(allocator);
         }
-        return a.result(allocator);
     }
 
     /** One thread's scratch space for adding batches to its part. */

@@ -44,6 +44,12 @@ public record EngineTables(Chronix engine, ScanHelpers helpers) implements SqlQu
         return engine.scanUnordered(request, allocator, helpers);
     }
 
+    /** The engine's streamed scan: batches handed to {@code sink} as the engine reads them, on the threads reading them. */
+    @Override
+    public io.chronix.engine.read.StreamedScan scanInto(ScanRequest request, BufferAllocator allocator, io.chronix.engine.read.BatchSink sink) {
+        return engine.scanUnordered(request, allocator, helpers, sink);
+    }
+
     /** From segment row counts where the engine can prove them equal to a scan's, the rest scanned. */
     @Override
     public io.chronix.engine.read.RowCount countRows(ScanRequest request, BufferAllocator allocator) {

@@ -197,6 +197,80 @@ class EngineAggregationTest {
         }
     }
 
+    /** {@link SqlQuery.Tables} over the engine that sees each batch its streamed scan hands over, before the aggregation does. */
+    private record Watched(EngineTables inner, java.util.function.Consumer<org.apache.arrow.vector.VectorSchemaRoot> seen)
+            implements SqlQuery.Tables {
+        @Override
+        public java.util.Set<String> measurements() {
+            return inner.measurements();
+        }
+
+        @Override
+        public java.util.Optional<io.chronix.engine.schema.MeasurementSchema> schema(String measurement) {
+            return inner.schema(measurement);
+        }
+
+        @Override
+        public io.chronix.engine.read.ScanResult scan(io.chronix.engine.read.ScanRequest request,
+                org.apache.arrow.memory.BufferAllocator allocator) {
+            return inner.scan(request, allocator);
+        }
+
+        @Override
+        public io.chronix.engine.read.StreamedScan scanInto(io.chronix.engine.read.ScanRequest request,
+                org.apache.arrow.memory.BufferAllocator allocator, io.chronix.engine.read.BatchSink sink) {
+            return inner.scanInto(request, allocator, () -> {
+                io.chronix.engine.read.BatchSink.Consumer c = sink.open();
+                return batch -> {
+                    seen.accept(batch);
+                    return c.accept(batch);
+                };
+            });
+        }
+    }
+
+    @Test
+    void anAggregateIsAddedUpAsItsScanReadsAndACancelStopsTheScan() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            for (int hour = 0; hour < 3; hour++) { // three hourly shards, a segment each: three batches
+                long start = T0 + hour * 3600 * SECOND;
+                f.write(b -> {
+                    for (int s = 0; s < 50; s++) {
+                        b.beginPoint("cpu", start + s * SECOND).tag("host", "h" + (s % 5)).integerField("n", s).endPoint();
+                    }
+                });
+                f.engine.flush();
+            }
+            String sql = "SELECT host, avg(n) AS a, max(n) AS m, count(*) AS c FROM cpu GROUP BY 1 ORDER BY 1";
+            java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicLong heldAtMost = new java.util.concurrent.atomic.AtomicLong();
+            SqlFixture.Answer a = f.answer(sql, new Watched(f.tables(), batch -> {
+                handed.incrementAndGet();
+                heldAtMost.accumulateAndGet(f.allocator.getAllocatedMemory(), Math::max);
+            }));
+            assertThat(a.by()).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+            assertThat(a.rows()).containsExactly("h0|22.5|45|30", "h1|23.5|46|30", "h2|24.5|47|30", "h3|25.5|48|30", "h4|26.5|49|30");
+            assertThat(handed.get()).as("each segment's batch handed over as it was read").isEqualTo(3);
+            try (io.chronix.engine.read.ScanResult whole = f.tables().scan(io.chronix.engine.read.ScanRequest.all("cpu"), f.allocator)) {
+                assertThat(whole.batches()).hasSize(3);
+                long oneBatch = whole.batches().getFirst().getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum();
+                assertThat(heldAtMost.get()).as("one batch held at a time, not the scan's three").isLessThan(2 * oneBatch);
+            }
+
+            java.util.concurrent.atomic.AtomicReference<SqlQuery> query = new java.util.concurrent.atomic.AtomicReference<>();
+            handed.set(0);
+            try (SqlQuery q = SqlQuery.prepare(f.sandbox, new Watched(f.tables(), batch -> {
+                handed.incrementAndGet();
+                query.get().cancel(); // the timeout's watchdog, as the first batch arrives
+            }), sql, f.allocator)) {
+                query.set(q);
+                org.assertj.core.api.Assertions.assertThatThrownBy(q::execute).isInstanceOf(QueryCancelledException.class);
+            }
+            assertThat(handed.get()).as("no batch read after the cancel").isEqualTo(1);
+            assertThat(f.allocator.getAllocatedMemory()).isZero();
+        }
+    }
+
     @Test
     void integerSumsBeyondWhatADoubleHoldsExactlyAreLeftToDuckDb() {
         try (SqlFixture f = new SqlFixture(dir)) {
