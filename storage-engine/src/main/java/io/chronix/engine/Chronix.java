@@ -682,8 +682,8 @@ public final class Chronix implements AutoCloseable {
      * {@link #scanUnordered(ScanRequest, BufferAllocator, ScanHelpers)} handing each batch to
      * {@code sink} as soon as it is read, on the thread that read it, and closing it after: the
      * same rows in the same batches, none kept by the scan. For consumers that fold rows into
-     * something small, such as an aggregate: each batch is worked on while it is in the processor's
-     * caches, and the scan holds a batch per thread instead of all of them.
+     * something small, such as an aggregate: the scan then holds a batch per thread instead of all
+     * of them, and a consumer can stop it early.
      *
      * @return what was handed over; {@link StreamedScan#complete()} false when a consumer stopped the scan
      */

@@ -230,7 +230,7 @@ class EngineAggregationTest {
     }
 
     @Test
-    void anAggregateIsAddedUpAsItsScanReadsAndACancelStopsTheScan() {
+    void anAggregateIsAddedUpAsItsScanReadsWithinLessMemoryThanTheScanAndACancelStopsIt() {
         try (SqlFixture f = new SqlFixture(dir)) {
             for (int hour = 0; hour < 3; hour++) { // three hourly shards, a segment each: three batches
                 long start = T0 + hour * 3600 * SECOND;
@@ -255,6 +255,20 @@ class EngineAggregationTest {
                 assertThat(whole.batches()).hasSize(3);
                 long oneBatch = whole.batches().getFirst().getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum();
                 assertThat(heldAtMost.get()).as("one batch held at a time, not the scan's three").isLessThan(2 * oneBatch);
+            }
+
+            // a scan-memory bound below what the whole scan holds: the streamed aggregate stays inside it
+            long whole;
+            try (io.chronix.engine.read.ScanResult all = f.tables().scan(io.chronix.engine.read.ScanRequest.all("cpu"), f.allocator)) {
+                whole = f.allocator.getAllocatedMemory();
+            }
+            try (org.apache.arrow.memory.BufferAllocator bounded = f.allocator.newChildAllocator("bounded", 0, whole * 3 / 4)) {
+                try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), sql, bounded)) {
+                    assertThat(SqlFixture.render(q.execute())).hasSize(5);
+                    assertThat(q.answeredBy()).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+                }
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> f.tables().scan(io.chronix.engine.read.ScanRequest.all("cpu"), bounded).close())
+                        .as("the whole scan does not fit").isInstanceOf(org.apache.arrow.memory.OutOfMemoryException.class);
             }
 
             java.util.concurrent.atomic.AtomicReference<SqlQuery> query = new java.util.concurrent.atomic.AtomicReference<>();
