@@ -693,13 +693,7 @@ public final class Chronix implements AutoCloseable {
         ScanResult view = rollups.scanView(request, allocator, false);
         if (view != null) {
             try (view) {
-                ScanOutput.Taker taker = out.open();
-                for (VectorSchemaRoot b : view.batches()) {
-                    if (!taker.take(0, b)) { // closes b; closing it again with the view does nothing
-                        break;
-                    }
-                }
-                return out.summary(0, view.statistics());
+                return out.feed(view);
             }
         }
         Scanned s = scan(request, allocator, true, NO_SKIP, true, helpers, out);
@@ -917,16 +911,7 @@ public final class Chronix implements AutoCloseable {
         stats.memtableRows(merger.collected() - fromSegments);
         readSettled(settled, output, request, allocator, helpers, stats, out);
         if (!out.stopped() && (merger.collected() > 0 || settled.isEmpty())) {
-            List<VectorSchemaRoot> merged = merger.finish(output, allocator, SCAN_BATCH_ROWS);
-            ScanOutput.Taker taker = out.open();
-            int i = 0;
-            try {
-                while (i < merged.size() && taker.take(settled.size(), merged.get(i++))) {
-                    // each batch taken; a refusal ends the scan
-                }
-            } finally {
-                merged.subList(i, merged.size()).forEach(VectorSchemaRoot::close);
-            }
+            ScanOutput.takeAll(out.open(), settled.size(), merger.finish(output, allocator, SCAN_BATCH_ROWS));
         }
         return new Scanned(MeasurementSchema.toArrow(output), settled.size(), stats.snapshot());
     }
@@ -962,7 +947,7 @@ public final class Chronix implements AutoCloseable {
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
         Runnable worker = () -> {
-            ScanOutput.Taker taker = null;
+            ScanOutput.Taker taker = out.open();
             try (SegmentPassThrough pass = new SegmentPassThrough(output, request.tags(), request.from(), request.to(), allocator)) {
                 for (int i = next.getAndIncrement(); i < n && failure.get() == null && !out.stopped(); i = next.getAndIncrement()) {
                     SegmentEntry e = settled.get(i);
@@ -972,10 +957,6 @@ public final class Chronix implements AutoCloseable {
                             present.add(c);
                         }
                     }
-                    if (taker == null) {
-                        taker = out.open();
-                    }
-                    ScanOutput.Taker to = taker;
                     int part = i;
                     // nothing can overwrite a settled segment's rows, so the field predicates may drop some
                     SegmentFile file = SegmentFile.parse(e.file());
@@ -986,15 +967,7 @@ public final class Chronix implements AutoCloseable {
                         }
                         stats.rowGroupRead(root.getRowCount());
                         pass.add(root);
-                        List<VectorSchemaRoot> taken = pass.takeBatches();
-                        int k = 0;
-                        try {
-                            while (k < taken.size() && to.take(part, taken.get(k++))) {
-                                // each batch taken while its row group's buffers are fresh
-                            }
-                        } finally {
-                            taken.subList(k, taken.size()).forEach(VectorSchemaRoot::close);
-                        }
+                        ScanOutput.takeAll(taker, part, pass.takeBatches()); // a refusal stops the scan (out.stopped())
                     });
                 }
             } catch (Throwable t) {

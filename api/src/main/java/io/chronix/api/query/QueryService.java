@@ -137,6 +137,11 @@ public class QueryService implements AutoCloseable {
         }
     }
 
+    /** A scan that outgrew {@code chronix.query.max-scan-bytes}, in prepare() or in execute(). */
+    private QueryExceptions.TooLarge scanTooLarge(OutOfMemoryException e) {
+        return new QueryExceptions.TooLarge("chronix.query.max-scan-bytes", properties.maxScanBytes().toBytes(), e);
+    }
+
     /**
      * The query itself, under a timeout and the scan-memory bound, recorded in the metrics under
      * {@code nsTag}: what {@link #run} does once the tenant's concurrency allows it, and what the
@@ -161,7 +166,7 @@ public class QueryService implements AutoCloseable {
             try {
                 q = SqlQuery.prepare(sandbox, new EngineTables(handle.engine(), scanHelpers), sql, allocator);
             } catch (OutOfMemoryException e) {
-                throw new QueryExceptions.TooLarge("chronix.query.max-scan-bytes", properties.maxScanBytes().toBytes(), e);
+                throw scanTooLarge(e);
             }
             try (q) {
                 current.set(q);
@@ -171,8 +176,8 @@ public class QueryService implements AutoCloseable {
                 ArrowReader result;
                 try {
                     result = q.execute();
-                } catch (OutOfMemoryException e) { // a scan left to execute() (an aggregate DuckDB answers after all)
-                    throw new QueryExceptions.TooLarge("chronix.query.max-scan-bytes", properties.maxScanBytes().toBytes(), e);
+                } catch (OutOfMemoryException e) { // a scan left to execute(): an aggregate DuckDB answers after all
+                    throw scanTooLarge(e);
                 } catch (SqlErrorException e) {
                     if (e.getMessage() != null && e.getMessage().startsWith("could not allocate") || "Out of Memory Error".equals(e.errorType())) {
                         throw new QueryExceptions.TooLarge("chronix.query.memory-limit", properties.memoryLimit().toBytes(), e);

@@ -79,8 +79,6 @@ public final class EngineAggregation {
     private int[] groupCombo = new int[16];
     private long[] groupBucket = new long[16];
     private int groups;
-    /** False once a batch made this part's answer DuckDB's to give. */
-    private boolean ok = true;
     /** For each output, the index of its tag among {@link #tagColumns}; -1 for others. */
     private final int[] tagIndex;
     /** The sort: outputs, in order, each with its direction and where its NULLs go. */
@@ -189,8 +187,8 @@ public final class EngineAggregation {
      * An aggregation fed batch by batch, as a streamed scan reads them
      * ({@link io.chronix.engine.Chronix#scanUnordered(io.chronix.engine.read.ScanRequest, BufferAllocator, ScanHelpers, BatchSink)}):
      * each thread's consumer adds the batches it is handed to a part of its own, and {@link #finish}
-     * merges the parts. A consumer refuses further batches (the scan stops) once its part is
-     * DuckDB's to answer; {@link #finish} then answers null.
+     * merges the parts. Once any part is DuckDB's to answer, every consumer refuses further batches
+     * (the scan stops) and {@link #finish} answers null.
      *
      * <p>Threading: {@link #open} is thread-safe; each consumer belongs to the thread that opened it.
      */
@@ -223,7 +221,7 @@ public final class EngineAggregation {
                 if (cancelled.getAsBoolean()) {
                     throw new QueryCancelledException();
                 }
-                if (refused || !(part.ok = work.add(batch))) {
+                if (refused || !work.add(batch)) {
                     refused = true;
                     return false;
                 }
@@ -245,7 +243,7 @@ public final class EngineAggregation {
             }
             EngineAggregation a = all.isEmpty() ? new EngineAggregation(shape, maxGroups) : all.getFirst();
             for (EngineAggregation p : all) {
-                if (!p.ok || p != a && !a.merge(p)) {
+                if (p != a && !a.merge(p)) {
                     return null;
                 }
             }

@@ -3,6 +3,7 @@ package io.chronix.api.sql;
 import io.chronix.engine.read.BatchSink;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.RowCount;
+import io.chronix.engine.read.ScanOutput;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.ScanStatistics;
 import io.chronix.engine.read.StreamedScan;
@@ -11,7 +12,6 @@ import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -81,19 +81,7 @@ public final class SqlQuery implements AutoCloseable {
          */
         default StreamedScan scanInto(ScanRequest request, BufferAllocator allocator, BatchSink sink) {
             try (ScanResult r = scan(request, allocator)) {
-                BatchSink.Consumer consumer = sink.open();
-                long rows = 0;
-                long bytes = 0;
-                int batches = 0;
-                for (VectorSchemaRoot b : r.batches()) {
-                    rows += b.getRowCount();
-                    bytes += bufferBytes(b);
-                    batches++;
-                    if (!consumer.accept(b)) {
-                        return new StreamedScan(rows, batches, bytes, r.settledSegments(), r.statistics(), false);
-                    }
-                }
-                return new StreamedScan(rows, batches, bytes, r.settledSegments(), r.statistics(), true);
+                return ScanOutput.streaming(sink).feed(r);
             }
         }
 
@@ -150,7 +138,6 @@ public final class SqlQuery implements AutoCloseable {
      * reads them ({@link #aggregateWhileScanning}); null when {@link #prepare} scanned everything.
      */
     private Deferred deferred;
-    private Tables tables;
     /** The statement's shape if the engine answers it from each series' newest row; null otherwise. */
     private NewestShape newest;
     /** The statement's shape if the engine answers it by keeping rows of the scan; null otherwise. */
@@ -208,13 +195,12 @@ public final class SqlQuery implements AutoCloseable {
             q.newest = analysis.newest();
             q.filter = analysis.filter();
             q.helpers = tables.helpers();
-            q.tables = tables;
             for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
                 ScanPlan plan = e.getValue();
                 ScanResult r;
                 if (q.aggregate != null && q.aggregate.newestBucketsFirst().isEmpty() && analysis.plans().size() == 1) {
                     // read by execute(), each batch aggregated as it is read, under the query's timeout
-                    q.deferred = new Deferred(e.getKey(), plan);
+                    q.deferred = new Deferred(tables, e.getKey(), plan);
                     continue;
                 }
                 if (q.aggregate != null && q.aggregate.newestBucketsFirst().isPresent()) {
@@ -292,8 +278,8 @@ public final class SqlQuery implements AutoCloseable {
     private record Scanned(ScanPlan plan, ScanResult result) {
     }
 
-    /** A measurement's plan left for {@link #execute} to scan. */
-    private record Deferred(String measurement, ScanPlan plan) {
+    /** A measurement's plan left for {@link #execute} to scan, and what scans it. */
+    private record Deferred(Tables tables, String measurement, ScanPlan plan) {
     }
 
     /** Keeps a measurement's scan for DuckDB and the engine's answers, and counts what it read. */
@@ -302,19 +288,15 @@ public final class SqlQuery implements AutoCloseable {
         byMeasurement.put(measurement, r);
         long bytes = 0;
         for (VectorSchemaRoot b : r.batches()) {
-            bytes += bufferBytes(b);
+            bytes += ScanResult.bufferBytes(b);
         }
-        inputRows += r.rowCount();
-        scans.add(new TableScan(measurement, plan, references.getOrDefault(measurement, 1), r.rowCount(), r.batches().size(),
-                bytes, r.statistics()));
+        countScan(measurement, plan, r.rowCount(), r.batches().size(), bytes, r.statistics());
     }
 
-    private static long bufferBytes(VectorSchemaRoot batch) {
-        long bytes = 0;
-        for (FieldVector v : batch.getFieldVectors()) {
-            bytes += v.getBufferSize();
-        }
-        return bytes;
+    /** Counts what a measurement's scan read, for the diagnostics and DuckDB's choice of instance. */
+    private void countScan(String measurement, ScanPlan plan, long rows, int batches, long bytes, ScanStatistics statistics) {
+        inputRows += rows;
+        scans.add(new TableScan(measurement, plan, references.getOrDefault(measurement, 1), rows, batches, bytes, statistics));
     }
 
     /**
@@ -327,18 +309,16 @@ public final class SqlQuery implements AutoCloseable {
      */
     private ScanResult aggregateWhileScanning() {
         EngineAggregation.Accumulation accumulation = new EngineAggregation.Accumulation(aggregate, () -> cancelled);
-        StreamedScan s = tables.scanInto(deferred.plan().toRequest(), allocator, accumulation);
+        StreamedScan s = deferred.tables().scanInto(deferred.plan().toRequest(), allocator, accumulation);
         if (cancelled) {
             throw new QueryCancelledException();
         }
         ScanResult answer = s.complete() ? accumulation.finish(allocator) : null;
         if (answer == null) {
-            addScan(deferred.measurement(), deferred.plan(), tables.scan(deferred.plan().toRequest(), allocator));
+            addScan(deferred.measurement(), deferred.plan(), deferred.tables().scan(deferred.plan().toRequest(), allocator));
             return null;
         }
-        inputRows += s.rows();
-        scans.add(new TableScan(deferred.measurement(), deferred.plan(), references.getOrDefault(deferred.measurement(), 1),
-                s.rows(), s.batches(), s.bytes(), s.statistics()));
+        countScan(deferred.measurement(), deferred.plan(), s.rows(), s.batches(), s.bytes(), s.statistics());
         return answer;
     }
 

@@ -1,6 +1,5 @@
 package io.chronix.engine.read;
 
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.util.ArrayList;
@@ -45,6 +44,26 @@ public abstract sealed class ScanOutput {
 
     final void stop() {
         stopped.set(true);
+    }
+
+    /**
+     * Gives {@code batches} of {@code part} to {@code taker} in order until it refuses one, and
+     * closes those it was not given.
+     *
+     * @return false when the taker refused
+     */
+    public static boolean takeAll(Taker taker, int part, List<VectorSchemaRoot> batches) {
+        int given = 0;
+        try {
+            while (given < batches.size()) {
+                if (!taker.take(part, batches.get(given++))) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            batches.subList(given, batches.size()).forEach(VectorSchemaRoot::close);
+        }
     }
 
     /** One thread's taker. */
@@ -116,11 +135,7 @@ public abstract sealed class ScanOutput {
                     }
                     rows.addAndGet(batch.getRowCount());
                     batches.incrementAndGet();
-                    long size = 0;
-                    for (FieldVector v : batch.getFieldVectors()) {
-                        size += v.getBufferSize();
-                    }
-                    bytes.addAndGet(size);
+                    bytes.addAndGet(ScanResult.bufferBytes(batch));
                     if (!consumer.accept(batch)) {
                         stop();
                         return false;
@@ -130,6 +145,16 @@ public abstract sealed class ScanOutput {
                     batch.close();
                 }
             };
+        }
+
+        /**
+         * Hands {@code result}'s batches over as one part on the calling thread (an answer built
+         * whole, such as a rollup view), and says what was handed over. The result stays the
+         * caller's to close; closing a batch again does nothing.
+         */
+        public StreamedScan feed(ScanResult result) {
+            takeAll(open(), 0, result.batches());
+            return summary(result.settledSegments(), result.statistics());
         }
 
         /** What was handed over, with the scan's own figures. */

@@ -53,6 +53,15 @@ public final class ScanResult implements AutoCloseable {
         return batches;
     }
 
+    /** The bytes of a batch's Arrow buffers, as the query diagnostics count what a scan read. */
+    public static long bufferBytes(VectorSchemaRoot batch) {
+        long bytes = 0;
+        for (org.apache.arrow.vector.FieldVector v : batch.getFieldVectors()) {
+            bytes += v.getBufferSize();
+        }
+        return bytes;
+    }
+
     public long rowCount() {
         long n = 0;
         for (VectorSchemaRoot b : batches) {
