@@ -251,6 +251,16 @@ class EngineAggregationTest {
             assertThat(a.by()).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
             assertThat(a.rows()).containsExactly("h0|22.5|45|30", "h1|23.5|46|30", "h2|24.5|47|30", "h3|25.5|48|30", "h4|26.5|49|30");
             assertThat(handed.get()).as("each segment's batch handed over as it was read").isEqualTo(3);
+            try (SqlQuery q = SqlQuery.prepare(f.sandbox, f.tables(), sql, f.allocator)) {
+                assertThat(SqlFixture.render(q.execute())).hasSize(5);
+                SqlQuery.TableScan scan = q.scans().getFirst();
+                assertThat(q.scans()).hasSize(1);
+                assertThat(scan.rows()).as("what the streamed scan read, for the diagnostics").isEqualTo(150);
+                assertThat(scan.batches()).isEqualTo(3);
+                assertThat(scan.bytes()).isPositive();
+                assertThat(scan.statistics().segmentsRead()).isEqualTo(3);
+                assertThat(scan.statistics().rowsRead()).isEqualTo(150);
+            }
             try (io.chronix.engine.read.ScanResult whole = f.tables().scan(io.chronix.engine.read.ScanRequest.all("cpu"), f.allocator)) {
                 assertThat(whole.batches()).hasSize(3);
                 long oneBatch = whole.batches().getFirst().getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum();
