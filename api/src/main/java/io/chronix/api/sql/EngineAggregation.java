@@ -693,23 +693,25 @@ public final class EngineAggregation {
                     continue;
                 }
                 if (f == AggregateShape.Function.MIN || f == AggregateShape.Function.MAX) {
-                    long m = x[from];
-                    for (int i = from + 1; i < to; i++) {
-                        m = f == AggregateShape.Function.MIN ? Math.min(m, x[i]) : Math.max(m, x[i]);
-                    }
-                    addLong(f, g, m);
+                    addLong(f, g, f == AggregateShape.Function.MIN ? min(x, from, to) : max(x, from, to));
                     counts[g] += to - from - 1;
                     continue;
                 }
-                // a run's sum cannot overflow when every value is below 2^62 / its length in magnitude
+                // a run's sum cannot overflow when every value is below 2^62 / its length in magnitude.
+                // The loop ors together each value's magnitude (v ^ v >> 63: v, or -v - 1 below zero)
+                // rather than testing each against the bound: two plain reductions the JIT vectorises,
+                // a third of the time of the and-ed comparisons on the double-groupby kinds' runs of
+                // 360 values. An or of several values may exceed their greatest: then the exact loop
+                // below decides, as it does for a real overflow.
                 long bound = Long.MAX_VALUE / 2 / (to - from);
                 long sum = 0;
-                boolean small = true;
+                long magnitudes = 0;
                 for (int i = from; i < to; i++) {
-                    sum += x[i];
-                    small &= x[i] < bound & x[i] > -bound;
+                    long v = x[i];
+                    sum += v;
+                    magnitudes |= v ^ (v >> 63);
                 }
-                if (!small) {
+                if (magnitudes >= bound) {
                     sum = 0;
                     for (int i = from; i < to; i++) {
                         long next = sum + x[i];
@@ -727,6 +729,29 @@ public final class EngineAggregation {
                 counts[g] += to - from;
             }
             return true;
+        }
+
+        /*
+         * The least and greatest of x[from, to), to >= from + 1. Written as conditional moves, not
+         * Math.min/Math.max: HotSpot compiles the intrinsics into a dependent chain that took three
+         * times as long per value here.
+         */
+        private static long min(long[] x, int from, int to) {
+            long m = x[from];
+            for (int i = from + 1; i < to; i++) {
+                long v = x[i];
+                m = m <= v ? m : v;
+            }
+            return m;
+        }
+
+        private static long max(long[] x, int from, int to) {
+            long m = x[from];
+            for (int i = from + 1; i < to; i++) {
+                long v = x[i];
+                m = m >= v ? m : v;
+            }
+            return m;
         }
 
         private boolean addLong(AggregateShape.Function f, int g, long x) {
@@ -747,8 +772,19 @@ public final class EngineAggregation {
 
         private void addDoubles(double[] x, boolean[] isNull, Runs runs) {
             AggregateShape.Function f = aggregate.function();
+            boolean sum = f != AggregateShape.Function.MIN && f != AggregateShape.Function.MAX;
             for (int r = 0; r < runs.count; r++) {
                 int g = runs.group[r];
+                if (sum && isNull == null) {
+                    // the same additions in the same order as the loop below, kept in a local
+                    double s = doubles[g];
+                    for (int i = runs.start[r]; i < runs.end[r]; i++) {
+                        s += x[i];
+                    }
+                    doubles[g] = s;
+                    counts[g] += runs.end[r] - runs.start[r];
+                    continue;
+                }
                 for (int i = runs.start[r]; i < runs.end[r]; i++) {
                     if (isNull != null && isNull[i]) {
                         continue;

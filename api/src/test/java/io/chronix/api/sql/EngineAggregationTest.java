@@ -316,6 +316,28 @@ class EngineAggregationTest {
         }
     }
 
+    @Test
+    void largeIntegersThatCancelAreSummedExactlyAndTheirExtremesKept() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            // each beyond the quick test's bound for a run of three (2^62 / 3), so the sum takes the
+            // exact loop, which finds no overflow: the engine answers (the sum, 7, is exact in a double)
+            long big = 1L << 61;
+            f.write(b -> b.beginPoint("cpu", T0).tag("host", "d").integerField("n", big).endPoint()
+                    .beginPoint("cpu", T0 + SECOND).tag("host", "d").integerField("n", -big).endPoint()
+                    .beginPoint("cpu", T0 + 2 * SECOND).tag("host", "d").integerField("n", 7).endPoint()
+                    .beginPoint("cpu", T0).tag("host", "e").integerField("n", -5).endPoint()
+                    .beginPoint("cpu", T0 + SECOND).tag("host", "e").integerField("n", -9).endPoint()
+                    .beginPoint("cpu", T0 + 2 * SECOND).tag("host", "e").integerField("n", -1).endPoint());
+            for (String host : List.of("d", "e")) {
+                String sql = "SELECT avg(n) AS m, min(n) AS lo, max(n) AS hi, count(n) AS c FROM cpu WHERE host = '" + host + "'";
+                SqlFixture.Answer a = f.answer(sql);
+                assertThat(a.by()).as(sql).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+                assertThat(a.rows()).as(sql).containsExactly(host.equals("d") ? 7.0 / 3 + "|" + -big + "|" + big + "|3" : "-5.0|-9|-1|3");
+                assertThat(a.rows()).isEqualTo(f.answer(sql + " HAVING true").rows());
+            }
+        }
+    }
+
     /** The parts of one statement of the shape. */
     private record Statement(List<String> select, List<String> groupBy, String where, List<String> orders, String limit) {
         String sql(boolean duckDb) {
