@@ -16,7 +16,10 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A string block's dictionary image gives the same rows as its materialised image, per row and per run. */
+/**
+ * A string block's dictionary image gives the same rows as its materialised image, per row and per
+ * run; a fixed-width image its values and nulls.
+ */
 class BlockImagesTest {
 
     private final BufferAllocator allocator = new RootAllocator();
@@ -64,6 +67,55 @@ class BlockImagesTest {
                         }
                         assertThat(actual.getEndOffset(k)).isEqualTo(expected.getEndOffset(k));
                     }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aFixedWidthImageGivesItsRowsAndNullsInBuffersOfTheirSizeWithNothingPastThem() {
+        long seed = Long.getLong("chronix.test.seed", System.nanoTime());
+        Random random = new Random(seed);
+        BlockImages.Scratch scratch = new BlockImages.Scratch();
+        for (int round = 0; round < 60; round++) {
+            int n = 1 + random.nextInt(70_000);
+            boolean nulls = random.nextBoolean();
+            long[] values = new long[n];
+            byte[] data = new byte[n * 8];
+            byte[] validity = new byte[(n + 7) / 8];
+            boolean[] isNull = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = random.nextLong();
+                java.nio.ByteBuffer.wrap(data, i * 8, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(values[i]);
+                isNull[i] = nulls && random.nextInt(5) == 0;
+                if (!isNull[i]) {
+                    validity[i >>> 3] |= (byte) (1 << (i & 7));
+                }
+            }
+            DecodedBlock block = new DecodedBlock(n, nulls ? validity : null, data, null);
+            int[] ranges = randomRanges(random, n);
+            int asked = BlockImages.checkRanges(ranges, n);
+            try (org.apache.arrow.vector.BigIntVector v = new org.apache.arrow.vector.BigIntVector("x", allocator)) {
+                BlockImages.fillRanges(v, block, ranges, asked, scratch);
+                assertThat(v.getValueCount()).isEqualTo(asked);
+                int k = 0;
+                int expectedNulls = 0;
+                for (int i = 0; i < ranges.length; i += 2) {
+                    for (int row = ranges[i]; row < ranges[i] + ranges[i + 1]; row++, k++) {
+                        assertThat(v.isNull(k)).as("seed %d round %d row %d", seed, round, row).isEqualTo(isNull[row]);
+                        if (!isNull[row]) {
+                            assertThat(v.get(k)).as("seed %d round %d row %d", seed, round, row).isEqualTo(values[row]);
+                        }
+                        expectedNulls += isNull[row] ? 1 : 0;
+                    }
+                }
+                assertThat(v.getNullCount()).isEqualTo(expectedNulls);
+                // the data buffer is the rows' own size, not the rounded one allocateNew asks for, and
+                // holds zeros past them
+                org.apache.arrow.memory.ArrowBuf buf = v.getDataBuffer();
+                assertThat(buf.capacity()).as("seed %d", seed).isGreaterThanOrEqualTo(asked * 8L).isLessThan(Math.max(2L * asked * 8, 16));
+                for (long b = asked * 8L; b < buf.capacity(); b++) {
+                    assertThat(buf.getByte(b)).as("seed %d byte %d", seed, b).isZero();
                 }
             }
         }
