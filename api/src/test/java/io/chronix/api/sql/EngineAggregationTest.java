@@ -338,6 +338,30 @@ class EngineAggregationTest {
         }
     }
 
+    @Test
+    void hundredsOfTagCombinationsAreEachTheirOwnGroup() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            // hundreds of combinations, some with a NULL tag, some values the prefix of others
+            // (host_1, host_10, host_100)
+            f.write(b -> {
+                for (int h = 0; h < 300; h++) {
+                    for (int p = 0; p < 2; p++) {
+                        b.beginPoint("cpu", T0 + p * SECOND).tag("host", "host_" + h);
+                        if (h % 7 != 0) {
+                            b.tag("dc", "dc" + h % 3);
+                        }
+                        b.integerField("n", h * 10L + p).endPoint();
+                    }
+                }
+            });
+            String sql = "SELECT host, dc, count(*) AS c, max(n) AS m FROM cpu GROUP BY host, dc ORDER BY 1, 2";
+            SqlFixture.Answer a = f.answer(sql);
+            assertThat(a.by()).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+            assertThat(a.rows()).hasSize(300).contains("host_7|null|2|71", "host_10|dc1|2|101", "host_100|dc1|2|1001");
+            assertThat(a.rows()).isEqualTo(f.answer(sql.replace(" ORDER BY", " HAVING true ORDER BY")).rows());
+        }
+    }
+
     /** The parts of one statement of the shape. */
     private record Statement(List<String> select, List<String> groupBy, String where, List<String> orders, String limit) {
         String sql(boolean duckDb) {
