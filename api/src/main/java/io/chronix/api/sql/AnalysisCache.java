@@ -56,9 +56,32 @@ final class AnalysisCache {
         }
     }
 
-    private final Cache<Key, Kept> kept = Caffeine.newBuilder().maximumWeight(BYTES)
-            .weigher((Key k, Kept v) -> 512 + 2 * k.sql().length()).build();
+    /**
+     * Maintenance on the calling thread: with Caffeine's default (the common pool), each new text's
+     * put woke a pool thread to drain the write buffer — a second thread scheduled per query, on
+     * the cores the query itself runs on (see {@link SqlSandbox}'s parse cache).
+     */
+    private final Cache<Key, Kept> kept;
     private final java.util.concurrent.atomic.LongAdder reused = new java.util.concurrent.atomic.LongAdder();
+
+    AnalysisCache() {
+        this(BYTES);
+    }
+
+    /** @param bytes the weight kept: statement text and a fixed share per analysis (see {@link #weight}) */
+    AnalysisCache(long bytes) {
+        kept = Caffeine.newBuilder().maximumWeight(bytes).weigher((Key k, Kept v) -> weight(k.sql())).executor(Runnable::run).build();
+    }
+
+    /** What a kept analysis of {@code sql} counts against the bound. */
+    static int weight(String sql) {
+        return 512 + 2 * sql.length();
+    }
+
+    /** Analyses kept now. */
+    long size() {
+        return kept.estimatedSize();
+    }
 
     /**
      * The analysis of {@code sql} in {@code scope}: the kept one if it still holds, else {@code
