@@ -15,12 +15,34 @@ import java.util.Optional;
  * A measurement's columns in canonical order: {@code time}, then tags by name, then fields by name
  * (seed 001, "Column Order"). This order does not depend on which column was written first, and
  * scans emit exactly it.
+ *
+ * <p>Immutable; equal when measurement and columns are. The tag and field lists and the Arrow schema
+ * are derived once here: every scan and every newest-point answer asks for them, and derived per
+ * call they were a stream, a filter and a list per ask (about 3 % of a lastpoint query's CPU samples).
  */
-public record MeasurementSchema(String measurement, List<Column> columns) {
+public final class MeasurementSchema {
 
-    public MeasurementSchema {
-        columns = List.copyOf(columns);
-        assert !columns.isEmpty() && columns.getFirst().kind() == Column.Kind.TIME : "time comes first";
+    private final String measurement;
+    private final List<Column> columns;
+    private final List<Column> tags;
+    private final List<Column> fields;
+    private final Schema arrow;
+
+    public MeasurementSchema(String measurement, List<Column> columns) {
+        this.measurement = measurement;
+        this.columns = List.copyOf(columns);
+        assert !this.columns.isEmpty() && this.columns.getFirst().kind() == Column.Kind.TIME : "time comes first";
+        this.tags = this.columns.stream().filter(c -> c.kind() == Column.Kind.TAG).toList();
+        this.fields = this.columns.stream().filter(c -> c.kind() == Column.Kind.FIELD).toList();
+        this.arrow = toArrow(this.columns);
+    }
+
+    public String measurement() {
+        return measurement;
+    }
+
+    public List<Column> columns() {
+        return columns;
     }
 
     public Optional<Column> column(String name) {
@@ -50,17 +72,34 @@ public record MeasurementSchema(String measurement, List<Column> columns) {
         return columns.stream().filter(c -> asked.contains(c.name())).toList();
     }
 
+    /** The tag columns, in canonical order. */
     public List<Column> tags() {
-        return columns.stream().filter(c -> c.kind() == Column.Kind.TAG).toList();
+        return tags;
     }
 
+    /** The field columns, in canonical order. */
     public List<Column> fields() {
-        return columns.stream().filter(c -> c.kind() == Column.Kind.FIELD).toList();
+        return fields;
     }
 
     /** The Arrow schema of a scan of these columns, in this order. */
     public Schema toArrow() {
-        return toArrow(columns);
+        return arrow;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MeasurementSchema m && java.util.Objects.equals(measurement, m.measurement) && columns.equals(m.columns);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * java.util.Objects.hashCode(measurement) + columns.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "MeasurementSchema[measurement=" + measurement + ", columns=" + columns + "]";
     }
 
     /** The Arrow schema scans use for {@code columns}: time is a non-null nanosecond timestamp, everything else nullable. */
