@@ -16,9 +16,9 @@ import java.util.Optional;
  * (seed 001, "Column Order"). This order does not depend on which column was written first, and
  * scans emit exactly it.
  *
- * <p>Immutable; equal when measurement and columns are. The tag and field lists and the Arrow schema
- * are derived once here: every scan and every newest-point answer asks for them, and derived per
- * call they were a stream, a filter and a list per ask (about 3 % of a lastpoint query's CPU samples).
+ * <p>Immutable; equal when measurement and columns are. The tag and field lists are derived once
+ * here: every scan and every newest-point answer asks for them, and derived per call they were a
+ * stream, a filter and a list per ask (about 3 % of a lastpoint query's CPU samples).
  */
 public final class MeasurementSchema {
 
@@ -26,7 +26,6 @@ public final class MeasurementSchema {
     private final List<Column> columns;
     private final List<Column> tags;
     private final List<Column> fields;
-    private final Schema arrow;
 
     public MeasurementSchema(String measurement, List<Column> columns) {
         this.measurement = measurement;
@@ -34,7 +33,6 @@ public final class MeasurementSchema {
         assert !this.columns.isEmpty() && this.columns.getFirst().kind() == Column.Kind.TIME : "time comes first";
         this.tags = this.columns.stream().filter(c -> c.kind() == Column.Kind.TAG).toList();
         this.fields = this.columns.stream().filter(c -> c.kind() == Column.Kind.FIELD).toList();
-        this.arrow = toArrow(this.columns);
     }
 
     public String measurement() {
@@ -84,7 +82,7 @@ public final class MeasurementSchema {
 
     /** The Arrow schema of a scan of these columns, in this order. */
     public Schema toArrow() {
-        return arrow;
+        return toArrow(columns);
     }
 
     @Override
