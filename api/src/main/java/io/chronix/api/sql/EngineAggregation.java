@@ -39,7 +39,9 @@ import java.util.function.BooleanSupplier;
  *   <li>NULLs skipped by every aggregate but {@code count(*)}; an aggregate over no value is NULL,
  *       a count 0; a statement without group keys answers one row even over no rows;</li>
  *   <li>{@code min}/{@code max} of doubles order NaN above every number, and keep the last of
- *       equal values (so of {@code -0.0} and {@code 0.0}, the one seen last);</li>
+ *       equal values (so of {@code -0.0} and {@code 0.0}, the one seen last), also where one
+ *       thread's scan feeds two parts (the settled segments', then the row merge's) merged in
+ *       that order;</li>
  *   <li>{@code sum} and {@code avg} of doubles add in scan order. DuckDB adds partial sums in an
  *       order of its own, which changes with its threads and the batches' boundaries, so the last
  *       bits of such a sum may differ between DuckDB's runs and from this one; both are sums of
@@ -791,8 +793,8 @@ public final class EngineAggregation {
                     }
                     long seen = counts[g]++;
                     switch (f) {
-                        case MIN -> doubles[g] = seen == 0 || !greater(x[i], doubles[g]) ? x[i] : doubles[g];
-                        case MAX -> doubles[g] = seen == 0 || !greater(doubles[g], x[i]) ? x[i] : doubles[g];
+                        case MIN -> doubles[g] = seen == 0 || keeps(false, doubles[g], x[i]) ? x[i] : doubles[g];
+                        case MAX -> doubles[g] = seen == 0 || keeps(true, doubles[g], x[i]) ? x[i] : doubles[g];
                         default -> doubles[g] += x[i];
                     }
                 }
@@ -817,7 +819,9 @@ public final class EngineAggregation {
                         longs[target] = seen == 0 || (max ? x > longs[target] : x < longs[target]) ? x : longs[target];
                     } else {
                         double x = other.doubles[g];
-                        doubles[target] = seen == 0 || (max ? greater(x, doubles[target]) : greater(doubles[target], x)) ? x : doubles[target];
+                        // the other part's rows came later (parts merge in the order they were opened, which
+                        // on one thread is the scan's order): of equal values it keeps the other's, as one part would
+                        doubles[target] = seen == 0 || keeps(max, doubles[target], x) ? x : doubles[target];
                     }
                 }
                 case SUM, AVG -> {
@@ -846,6 +850,15 @@ public final class EngineAggregation {
                 }
             }
             return true;
+        }
+
+        /**
+         * Whether a min ({@code max} false) or max that holds {@code current} takes {@code next}, seen
+         * after it: when {@code next} is at least as small (large), so of equal values the last is
+         * kept, as DuckDB keeps it ({@code -0.0} and {@code 0.0} are equal but print differently).
+         */
+        private static boolean keeps(boolean max, double current, double next) {
+            return max ? !greater(current, next) : !greater(next, current);
         }
 
         /** DuckDB's order of doubles: NaN above everything, equal to itself; {@code -0.0} equal to {@code 0.0}. */

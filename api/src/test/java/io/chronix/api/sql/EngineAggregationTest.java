@@ -146,6 +146,33 @@ class EngineAggregationTest {
         }
     }
 
+    /**
+     * A streamed scan on one thread hands its batches to two parts of the aggregate: the settled
+     * segments' and then the row merge's (the memtable here). DuckDB, reading the same batches in
+     * that order, keeps the later of two equal zeros, so merging the parts must keep the second's.
+     */
+    @Test
+    void equalZerosInASegmentAndTheMemtableKeepTheLaterAsDuckDb() {
+        try (SqlFixture f = new SqlFixture(dir)) {
+            f.write(b -> b.beginPoint("cpu", T0).tag("host", "h0").floatField("usage", 0.0).endPoint()
+                    .beginPoint("cpu", T0).tag("host", "h1").floatField("usage", -0.0).endPoint());
+            f.engine.flush();
+            long later = T0 + 2 * 3600 * SECOND; // another shard: the segment stays settled
+            f.write(b -> b.beginPoint("cpu", later).tag("host", "h0").floatField("usage", -0.0).endPoint()
+                    .beginPoint("cpu", later).tag("host", "h1").floatField("usage", 0.0).endPoint());
+            for (String sql : List.of("SELECT host, min(usage) AS lo, max(usage) AS hi FROM cpu GROUP BY 1 ORDER BY 1",
+                    "SELECT min(usage) AS lo, max(usage) AS hi FROM cpu WHERE host = 'h0'")) {
+                SqlFixture.Answer fast = f.answer(sql);
+                assertThat(fast.by()).as(sql).isEqualTo(SqlQuery.AnsweredBy.ENGINE_AGGREGATE);
+                SqlFixture.Answer full = f.answer(sql.contains(" ORDER BY") ? sql.replace(" ORDER BY", " HAVING true ORDER BY") : sql + " HAVING true");
+                assertThat(full.by()).as(sql).isEqualTo(SqlQuery.AnsweredBy.DUCKDB);
+                assertThat(fast.rows()).as(sql).isEqualTo(full.rows());
+            }
+            assertThat(f.answer("SELECT host, min(usage) AS lo, max(usage) AS hi FROM cpu GROUP BY 1 ORDER BY 1").rows())
+                    .containsExactly("h0|-0.0|-0.0", "h1|0.0|0.0");
+        }
+    }
+
     @Test
     void theNewestBucketsFirstReadOnlyAWindowBeforeTheEnd() {
         try (SqlFixture f = new SqlFixture(dir)) {
