@@ -1,5 +1,10 @@
 package io.chronix.api.sql;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -215,8 +220,125 @@ final class ParseTemplate {
         return out.toString();
     }
 
+    /**
+     * DuckDB's tree of a template's text, read once and shared by every statement of the template:
+     * never modified ({@link #bind} copies what it changes). Usable when each marker is exactly one
+     * whole string of it and no other string or name contains one.
+     */
+    static final class Tree {
+        private final JsonNode root;
+        /** Per marker, the names and indices from the root to its string; null when not usable. */
+        private final Object[][] paths;
+        private final int chars;
+
+        private Tree(JsonNode root, Object[][] paths, int chars) {
+            this.root = root;
+            this.paths = paths;
+            this.chars = chars;
+        }
+
+        /** The characters of the answer it was read from, to weigh a kept tree by. */
+        int chars() {
+            return chars;
+        }
+    }
+
+    /** {@code serialized}, DuckDB's parse of {@link #text()}, read for {@link #bind}. */
+    Tree tree(String serialized) {
+        JsonNode root = StatementAnalysis.read(serialized);
+        if (root.path("error").asBoolean(false)) {
+            return new Tree(root, null, serialized.length()); // the statement's own error names its own text
+        }
+        Object[][] paths = new Object[markers.size()][];
+        boolean usable = find(root, new ArrayList<>(), paths);
+        for (Object[] p : paths) {
+            usable &= p != null;
+        }
+        return new Tree(root, usable ? paths : null, serialized.length());
+    }
+
+    /** Records where each marker is under {@code node}; false if one is there twice, or inside a longer string or a name. */
+    private boolean find(JsonNode node, List<Object> path, Object[][] paths) {
+        boolean ok = true;
+        if (node.isObject()) {
+            for (java.util.Map.Entry<String, JsonNode> e : node.properties()) {
+                ok &= !holdsMarker(e.getKey());
+                path.add(e.getKey());
+                ok &= find(e.getValue(), path, paths);
+                path.removeLast();
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                path.add(i);
+                ok &= find(node.get(i), path, paths);
+                path.removeLast();
+            }
+        } else if (node.isString()) {
+            String s = node.asString();
+            int k = markers.indexOf(s);
+            if (k >= 0) {
+                ok &= paths[k] == null;
+                paths[k] = path.toArray();
+            } else {
+                ok &= !holdsMarker(s);
+            }
+        }
+        return ok;
+    }
+
+    private boolean holdsMarker(String s) {
+        if (s.indexOf('~') < 0) {
+            return false;
+        }
+        for (String m : markers) {
+            if (s.contains(m)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The statement's tree: {@code tree} with each marker's string replaced by its literal, as
+     * {@link #fill} does to the text, built by copying only the objects and arrays on the way from
+     * the root to each literal (a few dozen, where reading the statement's whole answer builds
+     * hundreds); the rest is shared with {@code tree}. Its {@code query_location}s are the
+     * template's: {@link #moved} turns them into the statement's. Null if {@code tree} is not usable.
+     */
+    JsonNode bind(Tree tree) {
+        if (tree.paths == null || tree.paths.length != values.size()) {
+            return null;
+        }
+        java.util.Set<JsonNode> copies = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        JsonNode root = tree.root;
+        for (int k = 0; k < values.size(); k++) {
+            root = withString(root, tree.paths[k], 0, values.get(k), copies);
+        }
+        return root;
+    }
+
+    /** {@code node} with the string at {@code path[depth..]} replaced by {@code value}; nodes in {@code copies} are this bind's own. */
+    private static JsonNode withString(JsonNode node, Object[] path, int depth, String value, java.util.Set<JsonNode> copies) {
+        if (depth == path.length) {
+            return JsonNodeFactory.instance.stringNode(value);
+        }
+        if (node instanceof ObjectNode o) {
+            String name = (String) path[depth];
+            ObjectNode copy = copies.contains(o) ? o : JsonNodeFactory.instance.objectNode().setAll(o);
+            copies.add(copy);
+            copy.set(name, withString(o.get(name), path, depth + 1, value, copies));
+            return copy;
+        }
+        ArrayNode a = (ArrayNode) node;
+        int index = (Integer) path[depth];
+        ArrayNode copy = copies.contains(a) ? a : JsonNodeFactory.instance.arrayNode(a.size()).addAll(a);
+        copies.add(copy);
+        copy.set(index, withString(a.get(index), path, depth + 1, value, copies));
+        return copy;
+    }
+
     /** Template offset {@code at} as an offset into the statement. */
-    private long moved(long at) {
+    long moved(long at) {
         long moved = at;
         for (int k = 0; k < markerBytes.length && markerBytes[k] < at; k++) {
             moved += shifts[k];

@@ -179,7 +179,7 @@ public final class SqlQuery implements AutoCloseable {
             int scope = tables.parseScope();
             Set<String> measurements = Set.copyOf(tables.measurements());
             StatementAnalysis.Result analysis = sandbox.analyses.analyse(scope, sql, measurements, tables::schema, casts,
-                    (schemas, literals) -> StatementAnalysis.analyse(sql, sandbox.serialize(scope, sql), measurements, schemas, literals));
+                    (schemas, literals) -> StatementAnalysis.analyse(sql, sandbox.statementTree(scope, sql), measurements, schemas, literals));
             q = new SqlQuery(sql, sandbox, allocator, analysis.references(), analysis.hasCtes());
             if (analysis.countColumn() != null) {
                 // SELECT count(*) FROM m [WHERE exact conjuncts]: the engine counts, DuckDB has nothing to do

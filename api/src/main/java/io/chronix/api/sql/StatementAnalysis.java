@@ -56,6 +56,8 @@ public final class StatementAnalysis {
     private static final String NO_LOCATION = "\"query_location\":18446744073709551615";
 
     private final String sql;
+    /** The tree's {@code query_location} as a byte offset into {@link #sql} ({@link StatementTree}). */
+    private final java.util.function.LongUnaryOperator location;
     private final Function<String, Optional<MeasurementSchema>> schemas;
     private final Set<String> measurements;
     private final TimestampLiterals literals;
@@ -67,9 +69,10 @@ public final class StatementAnalysis {
     private final IdentityHashMap<JsonNode, ScanPlan> pushed = new IdentityHashMap<>();
     private boolean everyColumn;
 
-    private StatementAnalysis(String sql, Set<String> measurements, Function<String, Optional<MeasurementSchema>> schemas,
-                              TimestampLiterals literals) {
+    private StatementAnalysis(String sql, java.util.function.LongUnaryOperator location, Set<String> measurements,
+                              Function<String, Optional<MeasurementSchema>> schemas, TimestampLiterals literals) {
         this.sql = sql;
+        this.location = location;
         this.measurements = measurements;
         this.schemas = schemas;
         this.literals = literals;
@@ -98,6 +101,26 @@ public final class StatementAnalysis {
     }
 
     /**
+     * DuckDB's parse tree of a statement ({@code json_serialize_sql}), read, and what turns the
+     * byte offsets in its {@code query_location}s into offsets into the statement: the identity for
+     * a tree of the statement itself, a shift for one bound from a template's
+     * ({@link ParseTemplate#bind}), whose locations are the template's. The tree is only read.
+     */
+    public record StatementTree(JsonNode root, java.util.function.LongUnaryOperator location) {
+        /** The tree of {@code json_serialize_sql}'s answer for the statement itself. */
+        public static StatementTree of(String serialized) {
+            return new StatementTree(read(serialized), java.util.function.LongUnaryOperator.identity());
+        }
+    }
+
+    /** {@code json_serialize_sql}'s answer as a tree. */
+    static JsonNode read(String serialized) {
+        // DuckDB writes "no location" as 2^64 - 1, which the tree parser would read into a BigInteger
+        // (a measurable part of a small query's analysis); -1 means the same to charOffset
+        return JSON.readTree(serialized.replace(NO_LOCATION, "\"query_location\":-1"));
+    }
+
+    /**
      * @param serialized   the answer of {@code json_serialize_sql(sql)}
      * @param measurements the namespace's measurement names
      * @throws SqlErrorException for a syntax error, not exactly one statement, a statement other
@@ -105,9 +128,13 @@ public final class StatementAnalysis {
      */
     public static Result analyse(String sql, String serialized, Set<String> measurements,
                                  Function<String, Optional<MeasurementSchema>> schemas, TimestampLiterals literals) {
-        // DuckDB writes "no location" as 2^64 - 1, which the tree parser would read into a BigInteger
-        // (a measurable part of a small query's analysis); -1 means the same to charOffset
-        JsonNode root = JSON.readTree(serialized.replace(NO_LOCATION, "\"query_location\":-1"));
+        return analyse(sql, StatementTree.of(serialized), measurements, schemas, literals);
+    }
+
+    /** {@link #analyse(String, String, Set, Function, TimestampLiterals)} of a tree already read. */
+    public static Result analyse(String sql, StatementTree tree, Set<String> measurements,
+                                 Function<String, Optional<MeasurementSchema>> schemas, TimestampLiterals literals) {
+        JsonNode root = tree.root();
         if (root.path("error").asBoolean(false)) {
             String type = root.path("error_type").asString("");
             String message = root.path("error_message").asString("invalid statement");
@@ -121,7 +148,7 @@ public final class StatementAnalysis {
         if (statements.size() != 1) {
             throw new SqlErrorException("Statement Error", "exactly one statement per query [statements=" + statements.size() + "]", -1);
         }
-        StatementAnalysis a = new StatementAnalysis(sql, measurements, schemas, literals);
+        StatementAnalysis a = new StatementAnalysis(sql, tree.location(), measurements, schemas, literals);
         a.collect(statements.get(0));
         a.walk(statements.get(0));
         if (a.everyColumn) {
@@ -223,7 +250,7 @@ public final class StatementAnalysis {
         String name = table.path("table_name").asString("");
         String schema = table.path("schema_name").asString("");
         String catalog = table.path("catalog_name").asString("");
-        int position = charOffset(sql, table.path("query_location").asLong(-1));
+        int position = charOffset(sql, location.applyAsLong(table.path("query_location").asLong(-1)));
         if (!schema.isEmpty() || !catalog.isEmpty()) {
             String shown = (catalog.isEmpty() ? "" : catalog + ".") + (schema.isEmpty() ? "" : schema + ".") + name;
             throw new SqlErrorException("Catalog Error", "unknown measurement '" + shown + "' (measurements are not schema-qualified)", position);

@@ -82,21 +82,70 @@ class ParseTemplateTest {
         };
     }
 
+    /** One of {@link #SHAPES} with random literals. */
+    private static String statement(Random r) {
+        String shape = SHAPES.get(r.nextInt(SHAPES.size()));
+        Object[] literals = new Object[4];
+        for (int k = 0; k < literals.length; k++) {
+            literals[k] = literal(r);
+        }
+        return shape.formatted(literals);
+    }
+
+    /**
+     * Over random statements: the text through a template ({@link SqlSandbox#serialize(int, String)})
+     * is DuckDB's text, and the tree the analysis reads ({@link SqlSandbox#statementTree}), bound
+     * from a template's shared tree, is DuckDB's tree: the same nodes, and each location, moved by
+     * the tree's own mapping, the statement's. Binding many statements onto one shared tree also
+     * shows that binding leaves it as it was.
+     */
     @Test
     void theTreeThroughATemplateIsDuckDbsTree() throws SQLException {
         long seed = Long.getLong("chronix.test.seed", System.nanoTime());
         Random r = new Random(seed);
         long templatedBefore = sandbox.templatedParses();
         for (int i = 0; i < 400; i++) {
-            String shape = SHAPES.get(r.nextInt(SHAPES.size()));
-            Object[] literals = new Object[4];
-            for (int k = 0; k < literals.length; k++) {
-                literals[k] = literal(r);
-            }
-            String sql = shape.formatted(literals);
-            assertThat(sandbox.serialize(1, sql)).as("seed %d: %s", seed, sql).isEqualTo(duckDb(sql));
+            String sql = statement(r);
+            String duckDb = duckDb(sql);
+            assertThat(sandbox.serialize(1, sql)).as("seed %d: %s", seed, sql).isEqualTo(duckDb);
+            StatementAnalysis.StatementTree bound = sandbox.statementTree(9, sql);
+            assertThat(locationsMoved(bound.root(), bound.location())).as("seed %d: %s", seed, sql)
+                    .isEqualTo(locationsMoved(StatementAnalysis.read(duckDb), java.util.function.LongUnaryOperator.identity()));
         }
-        assertThat(sandbox.templatedParses() - templatedBefore).as("seed %d: templates were used", seed).isGreaterThan(100);
+        assertThat(sandbox.templatedParses() - templatedBefore).as("seed %d: templates were used", seed).isGreaterThan(200);
+    }
+
+    @Test
+    void anAnalysisErrorAfterALiteralNamesTheStatementsOwnPosition() throws SQLException {
+        long templated = sandbox.templatedParses();
+        for (String literal : List.of("'abcdef'", "'abcdefghijklmnop'", "'2016-01-01 00:00:00.123456789'")) {
+            String sql = "SELECT " + literal + " AS x FROM cpu WHERE host = " + literal + " UNION ALL SELECT 'zyxwvu' FROM nosuch";
+            StatementAnalysis.StatementTree tree = sandbox.statementTree(10, sql);
+            assertThat(tree.location().applyAsLong(0)).isZero();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> StatementAnalysis.analyse(sql, tree, java.util.Set.of("cpu"),
+                            m -> java.util.Optional.empty(), (text, type) -> java.util.OptionalLong.empty()))
+                    .isInstanceOfSatisfying(SqlErrorException.class, e -> assertThat(e.position()).as(sql).isEqualTo(sql.indexOf("nosuch")));
+        }
+        assertThat(sandbox.templatedParses() - templated).as("each tree bound from the one template's").isEqualTo(3);
+    }
+
+    /** {@code tree} with each {@code query_location} moved by {@code location}, and without the lengths (not read). */
+    private static tools.jackson.databind.JsonNode locationsMoved(tools.jackson.databind.JsonNode tree, java.util.function.LongUnaryOperator location) {
+        tools.jackson.databind.JsonNode copy = tree.deepCopy();
+        move(copy, location);
+        return copy;
+    }
+
+    private static void move(tools.jackson.databind.JsonNode node, java.util.function.LongUnaryOperator location) {
+        if (node instanceof tools.jackson.databind.node.ObjectNode o) {
+            if (o.has("query_location")) {
+                o.put("query_location", location.applyAsLong(o.get("query_location").asLong()));
+            }
+            o.remove("query_location_length");
+        }
+        for (tools.jackson.databind.JsonNode child : node) {
+            move(child, location);
+        }
     }
 
     @Test
