@@ -144,7 +144,8 @@ public final class SqlSandbox implements AutoCloseable {
             .recordStats().build();
     /**
      * Templates' trees as read ({@link ParseTemplate.Tree}), per scope and template text, for
-     * {@link #statementTree}; a read tree takes about eight times the memory of its text.
+     * {@link #statementTree}, each weighed at sixteen times its text: a read tree's objects and
+     * maps take about that much more memory than the JSON they were read from.
      */
     private final Cache<ParseKey, ParseTemplate.Tree> templateTrees = Caffeine.newBuilder().maximumWeight(PARSE_CACHE_BYTES)
             .weigher((ParseKey k, ParseTemplate.Tree t) -> 64 + 2 * k.sql().length() + 16 * t.chars()).executor(Runnable::run)
