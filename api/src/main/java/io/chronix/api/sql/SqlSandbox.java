@@ -272,23 +272,10 @@ public final class SqlSandbox implements AutoCloseable {
     public String serialize(int scope, String sql) throws SQLException {
         // the same statement with other string literals (a later time range, another host) was
         // probably parsed already: its template's tree, with this statement's literals put back,
-        // is this statement's tree (ParseTemplate); a template DuckDB refuses proves nothing, so
-        // the statement is then parsed as it is, for its own error
+        // is this statement's tree (ParseTemplate)
         ParseTemplate template = ParseTemplate.of(sql);
-        if (template != null) {
-            String tree;
-            try {
-                tree = parsedKeeping(scope, template.text());
-            } catch (SQLException e) {
-                tree = null;
-            }
-            String filled = tree == null ? null : template.fill(tree);
-            if (filled != null) {
-                templated.increment();
-                return filled;
-            }
-        }
-        return parsedKeeping(scope, sql);
+        String filled = template == null ? null : filled(template, templateParse(scope, template));
+        return filled != null ? filled : parsedKeeping(scope, sql);
     }
 
     /**
@@ -302,13 +289,9 @@ public final class SqlSandbox implements AutoCloseable {
         if (template != null) {
             ParseKey key = new ParseKey(scope, template.text());
             ParseTemplate.Tree tree = templateTrees.getIfPresent(key);
+            String serialized = null;
             if (tree == null) {
-                String serialized;
-                try {
-                    serialized = parsedKeeping(scope, template.text());
-                } catch (SQLException e) {
-                    serialized = null; // a template DuckDB refuses proves nothing: the statement is parsed as it is
-                }
+                serialized = templateParse(scope, template);
                 if (serialized != null && serialized.length() <= MAX_CACHED_TREE_CHARS) {
                     tree = template.tree(serialized);
                     templateTrees.put(key, tree);
@@ -319,8 +302,35 @@ public final class SqlSandbox implements AutoCloseable {
                 templated.increment();
                 return new StatementAnalysis.StatementTree(bound, template::moved);
             }
+            // a tree too long to keep read, or one bind cannot use: the template's text, filled, as
+            // serialize answers, rather than DuckDB parsing the statement as well
+            String filled = filled(template, tree != null ? templateParse(scope, template) : serialized);
+            if (filled != null) {
+                return StatementAnalysis.StatementTree.of(filled);
+            }
         }
         return StatementAnalysis.StatementTree.of(parsedKeeping(scope, sql));
+    }
+
+    /**
+     * DuckDB's tree of the template's text (kept like any other), or null if DuckDB refused it: a
+     * refused template proves nothing, so the statement is then parsed as it is, for its own error.
+     */
+    private String templateParse(int scope, ParseTemplate template) {
+        try {
+            return parsedKeeping(scope, template.text());
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    /** The statement's tree as text from its template's ({@link ParseTemplate#fill}), counted; null if it cannot be. */
+    private String filled(ParseTemplate template, String templateTree) {
+        String filled = templateTree == null ? null : template.fill(templateTree);
+        if (filled != null) {
+            templated.increment();
+        }
+        return filled;
     }
 
     /** DuckDB's tree of {@code text}, kept for the same text asked again in {@code scope}. */
