@@ -85,7 +85,7 @@ public class ArchiveService {
             List<Namespace> page = namespaces.allAfter(after, PAGE);
             for (Namespace ns : page) {
                 after = ns.id();
-                if (!Files.isDirectory(locations.directory(NamespaceLocations.engineId(ns)))) {
+                if (!locations.hasEngineData(NamespaceLocations.engineId(ns))) {
                     continue; // never written: nothing to archive, and no engine to open for it
                 }
                 try {

@@ -202,7 +202,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
     private Chronix open(Namespace ns) {
         EngineConfig config = configHook.apply(NamespaceEngineSettings.parse(ns.settingsJson()).apply(defaults));
         NamespaceId id = NamespaceLocations.engineId(ns);
-        Path dir = locations.directory(id);
+        Path dir = locations.openable(ns); // never a directory whose identity is another namespace's
         Chronix c = coldTiers == null ? Chronix.open(dir, config, scheduler) : Chronix.open(dir, config, scheduler, coldTiers.apply(id, dir));
         c.retention(ns.retention()); // enforced by the engine's maintenance pass too
         opens.increment();

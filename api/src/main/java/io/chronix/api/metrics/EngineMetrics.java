@@ -3,6 +3,7 @@ package io.chronix.api.metrics;
 import io.chronix.api.engine.EngineRegistry;
 import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
+import io.chronix.api.namespace.NamespaceLocations;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,7 +30,10 @@ import org.springframework.stereotype.Component;
 @Component
 public class EngineMetrics {
 
-    public EngineMetrics(MeterRegistry registry, EngineRegistry engines, MaintenanceScheduler scheduler) {
+    public EngineMetrics(MeterRegistry registry, EngineRegistry engines, MaintenanceScheduler scheduler, NamespaceLocations locations) {
+        FunctionCounter.builder("chronix.namespace.directories.quarantined", locations, NamespaceLocations::quarantined)
+                .description("Namespace directories moved to <data>/quarantine: no row, or an identity of another namespace or tenant")
+                .register(registry);
         Gauge.builder("chronix.open.engines", engines, EngineRegistry::openEngines).description("Engines open").register(registry);
         Gauge.builder("chronix.memtable.bytes", engines, EngineRegistry::memtableBytes).description("Memtable bytes of all open engines")
                 .baseUnit("bytes").register(registry);

@@ -64,7 +64,7 @@ class EngineRegistryTest {
     }
 
     private static Namespace ns(long id, String settings) {
-        return new Namespace(id, UUID.randomUUID(), "ns" + id, Duration.ofDays(30), null, settings, Instant.EPOCH);
+        return new Namespace(id, new UUID(0, id), "ns" + id, Duration.ofDays(30), null, settings, Instant.EPOCH); // one tenant per id: a directory belongs to one owner
     }
 
     private static PointBatch point(long ts, double v) {

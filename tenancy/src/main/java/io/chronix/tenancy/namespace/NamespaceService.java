@@ -10,13 +10,23 @@ import io.chronix.tenancy.ResourceName;
 import io.chronix.tenancy.TenancyChanges;
 import io.chronix.tenancy.quota.QuotaService;
 import io.chronix.tenancy.quota.Quotas;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.security.SecureRandom;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -25,20 +35,34 @@ import java.util.UUID;
  * deleting one marks it deleted and queues its data for removal in the same transaction, so every
  * later lookup misses at once and the removal survives restarts ({@link PendingDeletions}).
  *
+ * <p>Ids: each new namespace's id is drawn at random from [{@link #FIRST_RANDOM_ID}, 2^63), never
+ * from a sequence, so an id — which names the namespace's directory and object prefix — cannot come
+ * round again, whatever a crash did to the database; earlier releases' sequence ids all lie below.
+ * A {@link NamespaceProvisioner}, when there is one, makes the namespace's storage inside the
+ * creating transaction, so the namespace is acknowledged only once its storage is durable.
+ *
  * <p>Lookups take any string: a name that breaks the rules is simply not found, so hostile input
  * never reaches SQL as anything but a parameter, and never a path.
  */
 @Service
 public class NamespaceService {
 
+    /** The smallest id drawn at random; every sequence id of earlier releases is below it. */
+    public static final long FIRST_RANDOM_ID = 1L << 62;
+    /** Draws before giving up: a clash is a one-in-2^62 event per existing id, so more than one means something is wrong. */
+    private static final int ID_ATTEMPTS = 8;
+
     private final JdbcClient jdbc;
     private final QuotaService quotas;
     private final TenancyChanges changes;
+    private final ObjectProvider<NamespaceProvisioner> provisioner;
+    private final SecureRandom random = new SecureRandom();
 
-    NamespaceService(JdbcClient jdbc, QuotaService quotas, TenancyChanges changes) {
+    NamespaceService(JdbcClient jdbc, QuotaService quotas, TenancyChanges changes, ObjectProvider<NamespaceProvisioner> provisioner) {
         this.jdbc = jdbc;
         this.quotas = quotas;
         this.changes = changes;
+        this.provisioner = provisioner;
     }
 
     /**
@@ -64,16 +88,71 @@ public class NamespaceService {
         if (find(tenant, name).isPresent()) {
             throw new NameTakenException("name", name);
         }
-        try {
-            Namespace ns = jdbc.sql("INSERT INTO namespaces (tenant_id, name, retention_ms, cold_after_ms) VALUES (?, ?, ?, ?) RETURNING "
-                            + NamespaceRows.COLUMNS)
-                    .params(tenant, name, r.toMillis(), coldAfter == null ? null : coldAfter.toMillis())
-                    .query(NamespaceRows::namespace).single();
+        NamespaceProvisioner storage = provisioner.getIfAvailable();
+        for (int attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+            long id = FIRST_RANDOM_ID + random.nextLong(Long.MAX_VALUE - FIRST_RANDOM_ID);
+            Optional<Namespace> inserted;
+            try {
+                inserted = jdbc.sql("INSERT INTO namespaces (id, tenant_id, name, retention_ms, cold_after_ms) VALUES (?, ?, ?, ?, ?)"
+                                + " ON CONFLICT (id) DO NOTHING RETURNING " + NamespaceRows.COLUMNS)
+                        .params(id, tenant, name, r.toMillis(), coldAfter == null ? null : coldAfter.toMillis())
+                        .query(NamespaceRows::namespace).optional();
+            } catch (DuplicateKeyException e) {
+                throw new NameTakenException("name", name); // lost a race the tenant lock makes unlikely
+            }
+            if (inserted.isEmpty()) {
+                continue; // the id is a row's already: draw again
+            }
+            Namespace ns = inserted.get();
+            if (storage != null && !provision(storage, ns)) {
+                jdbc.sql("DELETE FROM namespaces WHERE id = ?").param(id).update();
+                continue; // the id's directory exists without a row (an orphan): never reuse it
+            }
             jdbc.sql("INSERT INTO namespace_usage (namespace_id) VALUES (?)").param(ns.id()).update();
             return ns;
-        } catch (DuplicateKeyException e) {
-            throw new NameTakenException("name", name); // lost a race the tenant lock makes unlikely
         }
+        throw new IllegalStateException("no free namespace id after " + ID_ATTEMPTS + " random draws");
+    }
+
+    /** False if the id's storage exists already; on success, undone if the transaction does not commit. */
+    private static boolean provision(NamespaceProvisioner storage, Namespace ns) {
+        try {
+            storage.provision(ns);
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } catch (IOException e) {
+            storage.unprovision(ns); // whatever part of it was made
+            throw new UncheckedIOException("cannot make the new namespace's storage [namespace=" + ns.id() + "]", e);
+        }
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    if (status != STATUS_COMMITTED) {
+                        storage.unprovision(ns);
+                    }
+                }
+            });
+        }
+        return true;
+    }
+
+    /**
+     * Every namespace row, live or deleted, by id: the owner and whether it is live — for the
+     * data plane's audit of its directories at start.
+     */
+    @Transactional(readOnly = true)
+    public Map<Long, RowOwner> allRows() {
+        Map<Long, RowOwner> rows = new HashMap<>();
+        jdbc.sql("SELECT id, tenant_id, deleted_at IS NULL AS live FROM namespaces").query((rs, n) -> {
+            rows.put(rs.getLong("id"), new RowOwner(rs.getObject("tenant_id", UUID.class), rs.getBoolean("live")));
+            return null;
+        }).list();
+        return rows;
+    }
+
+    /** A namespace row's tenant, and whether the namespace is live (not deleted). */
+    public record RowOwner(UUID tenant, boolean live) {
     }
 
     /** The tenant's live namespaces by name. */
