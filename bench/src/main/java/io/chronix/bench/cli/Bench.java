@@ -18,7 +18,7 @@ public final class Bench {
 
     public static void main(String[] args) {
         if (args.length == 0) {
-            System.err.println("usage: Bench generate|load|query|peer|e2e [--options]  (see bench/README.md)");
+            System.err.println("usage: Bench generate|load|query|peer|e2e|crash [--options]  (see bench/README.md)");
             System.exit(2);
         }
         Options o = Options.parse(Arrays.copyOfRange(args, 1, args.length));
@@ -29,6 +29,7 @@ public final class Bench {
                 case "query" -> QueryCommand.run(o);
                 case "peer" -> PeerCommand.run(o);
                 case "e2e" -> EndToEndCommand.run(o);
+                case "crash" -> io.chronix.bench.crash.CrashCommand.run(o);
                 default -> throw new IllegalArgumentException("unknown tool '" + args[0] + "'");
             }
         } catch (Exception e) {
