@@ -1,5 +1,7 @@
 package io.chronix.api.error;
 
+import org.apache.coyote.BadRequestException;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
@@ -59,20 +61,26 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         ResponseEntity<Object> answer = super.handleExceptionInternal(ex, body, headers, statusCode, request);
         if (answer != null && answer.getBody() instanceof ProblemDetail p
                 && (p.getProperties() == null || !p.getProperties().containsKey("errorId"))) {
-            String errorId = switch (statusCode.value()) {
-                case 400 -> "bad-request";
-                case 404 -> "not-found";
-                case 405 -> "method-not-allowed";
-                case 406 -> "not-acceptable";
-                case 413 -> "payload-too-large";
-                case 415 -> "unsupported-media-type";
-                case 503 -> "unavailable";
-                default -> "http-" + statusCode.value();
-            };
+            String errorId = Problems.errorIdOf(statusCode.value());
             p.setType(java.net.URI.create(Problems.TYPE_PREFIX + errorId));
             p.setProperty("errorId", errorId);
         }
         return answer;
+    }
+
+    /**
+     * A query string Tomcat cannot decode ({@code ?limit=%}, {@code ?a=%zz}, bytes that are not
+     * UTF-8): the client's error, 400, where it used to be an unexpected 500.
+     */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<ProblemDetail> undecodableQuery(InvalidParameterException e) {
+        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON).body(ErrorDetails.undecodableQuery());
+    }
+
+    /** A body that is not valid HTTP framing (a malformed chunk): 400, not an unexpected error. */
+    @ExceptionHandler(BadRequestException.class)
+    ResponseEntity<ProblemDetail> malformedBody(BadRequestException e) {
+        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON).body(ErrorDetails.malformedBody());
     }
 
     @ExceptionHandler(Exception.class)

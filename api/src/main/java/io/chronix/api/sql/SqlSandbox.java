@@ -22,8 +22,11 @@ import java.util.Properties;
  * <p>Locked before any tenant statement runs: external access off (no file, glob, http, ATTACH of
  * files, COPY, EXPORT), extension install/load and autoloading off, persistent secrets off, no
  * spill directory ({@code temp_directory} empty: DuckDB would otherwise spill to {@code ./.tmp}),
+ * no secret directory ({@code secret_directory} empty: its default names the service user's home),
  * and then {@code lock_configuration}, after which no {@code SET}/{@code RESET} succeeds. No
- * {@code allowed_directories} is ever given: it grants writing as well as reading.
+ * {@code allowed_directories} is ever given: it grants writing as well as reading. The settings
+ * themselves, and every other function that reads the instance rather than rows, are out of a
+ * tenant statement's reach: the analysis refuses them by name ({@link TenantFunctions}).
  *
  * <p>Before locking, the instance defines {@code time_bucket} and {@code date_bin} as macros in
  * {@code main} that shadow DuckDB's own: DuckDB's built-in rounds nanoseconds to microseconds
@@ -223,6 +226,8 @@ public final class SqlSandbox implements AutoCloseable {
                 s.execute("SET memory_limit = '" + memoryLimitBytes + "B'");
                 s.execute("SET temp_directory = ''");
                 s.execute("SET allow_persistent_secrets = false");
+                // its default is under the service user's home; no secret is ever stored, so no directory is needed
+                s.execute("SET secret_directory = ''");
                 s.execute("SET autoinstall_known_extensions = false");
                 s.execute("SET autoload_known_extensions = false");
                 s.execute("SET allow_community_extensions = false");

@@ -42,7 +42,9 @@ import java.util.function.Function;
  * join or a column alias list means every column.
  *
  * <p>A table name that is neither a measurement nor a CTE of the statement is an error naming it
- * (so other namespaces, DuckDB's catalogs and schema-qualified names are refused before running).
+ * (so other namespaces, DuckDB's catalogs and schema-qualified names are refused before running),
+ * and so is a function that reads the instance rather than the statement's rows
+ * ({@link TenantFunctions}: {@code duckdb_settings()}, {@code current_setting}, {@code query('…')}…).
  * Names resolve as DuckDB resolves them: exact match first, else the one case-insensitive match.
  */
 public final class StatementAnalysis {
@@ -177,6 +179,12 @@ public final class StatementAnalysis {
             return;
         }
         String cls = node.path("class").asString("");
+        if ("TABLE_FUNCTION".equals(node.path("type").asString(""))) {
+            String name = node.path("function").path("function_name").asString("");
+            TenantFunctions.refusedTableFunction(name).ifPresent(why -> refuse(why, node));
+        } else if (cls.equals("FUNCTION")) {
+            TenantFunctions.refusedFunction(node.path("function_name").asString("")).ifPresent(why -> refuse(why, node));
+        }
         if (cls.equals("STAR")) {
             everyColumn = true;
         } else if (cls.equals("COLUMN_REF")) {
@@ -197,6 +205,11 @@ public final class StatementAnalysis {
         for (JsonNode child : node) {
             collect(child);
         }
+    }
+
+    /** A function tenant SQL may not call ({@link TenantFunctions}), at the node's position. */
+    private void refuse(String why, JsonNode node) {
+        throw new SqlErrorException("Permission Error", why, charOffset(sql, location.applyAsLong(node.path("query_location").asLong(-1))));
     }
 
     /** Second pass: table references, with pushdown where a SELECT reads one measurement. */

@@ -312,6 +312,10 @@ public class WriteService implements NamespaceDataListener {
             m.put("line", e.line());
             m.put("column", e.column());
             m.put("message", e.message());
+            if (e.limit() != null) {
+                m.put("limit", e.limit().id());
+                m.put("value", e.limit().value());
+            }
             errors.add(m);
             if (msg.length() < 8000) {
                 msg.append(msg.isEmpty() ? "" : "\n").append("line ").append(e.line()).append(", column ").append(e.column())

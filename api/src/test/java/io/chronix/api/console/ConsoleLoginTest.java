@@ -60,6 +60,28 @@ class ConsoleLoginTest {
         return browser.form("/console/login", form);
     }
 
+    /** The session cookie a console answer sets, as the header says it. */
+    private static String sessionCookie(Answer a) {
+        return a.raw().headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID=")).findFirst()
+                .orElseThrow(() -> new AssertionError("no session cookie in " + a.raw().headers().map()));
+    }
+
+    @Test
+    void theSessionCookieIsHttpOnlyAndSentOnlyOnSameSiteRequests() {
+        String email = tenantWithUser();
+        TestHttp browser = new TestHttp(port, true);
+        Answer page = browser.get("/console/login", null);
+        assertThat(sessionCookie(page)).contains("; HttpOnly").contains("; SameSite=Strict");
+
+        Answer ok = login(browser, csrf(browser), email, "a good password");
+        assertThat(ok.status()).isEqualTo(302);
+        assertThat(ok.header("Location")).doesNotContain("error");
+        // the login gives the session a new id, in a cookie with the same attributes
+        assertThat(sessionCookie(ok)).isNotEqualTo(sessionCookie(page)).contains("; HttpOnly").contains("; SameSite=Strict");
+        // the form posts to the console's own origin and the redirect stays on it: the flow works with Strict
+        assertThat(browser.get("/console/session", null).status()).isEqualTo(200);
+    }
+
     @Test
     void loginGivesASessionThatKnowsTheTenantAndLogoutEndsIt() {
         String email = tenantWithUser();

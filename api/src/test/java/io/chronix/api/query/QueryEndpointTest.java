@@ -60,6 +60,7 @@ class QueryEndpointTest {
     @Autowired io.micrometer.core.instrument.MeterRegistry meters;
     @Autowired QueryWebFixture.Engines engines;
     @Autowired BufferAllocator queryAllocator;
+    @Autowired io.chronix.api.sql.SqlSandbox sandbox;
     @MockitoBean TenancyDirectory directory;
 
     Authentication reader = tenant("read:metrics");
@@ -245,7 +246,33 @@ class QueryEndpointTest {
         }
         assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/chronix-escape.csv"))).isFalse();
         assertThat(java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/chronix-escape.db"))).isFalse();
-        assertThat(json("SELECT count(*) FROM duckdb_tables()").get("rows").get(0).get(0).asLong()).isZero();
+        // the catalog is out of a tenant's reach, so look at it from the service's side
+        for (long input : new long[]{0, Long.MAX_VALUE}) {
+            try (var c = sandbox.connect(input); var s = c.createStatement(); var r = s.executeQuery("SELECT count(*) FROM duckdb_tables()")) {
+                r.next();
+                assertThat(r.getLong(1)).as("tables planted [input=%d]", input).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aFunctionThatReadsTheServersSettingsIsAProblemNamingIt() throws Exception {
+        query("SELECT name, value FROM duckdb_settings() WHERE name LIKE '%directory%'", "application/json")
+                .andExpect(status().isBadRequest())
+                .andExpect(header().string("Content-Type", org.hamcrest.Matchers.startsWith("application/problem+json")))
+                .andExpect(jsonPath("$.errorId").value("sql-error"))
+                .andExpect(jsonPath("$.errorType").value("Permission Error"))
+                .andExpect(jsonPath("$.position").value(24))
+                .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.startsWith("table function 'duckdb_settings' is not available")));
+        query("SELECT current_setting('temp_directory')", "application/json")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errorId").value("sql-error"))
+                .andExpect(jsonPath("$.position").value(7))
+                .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.startsWith("function 'current_setting' is not available")));
+        mvc.perform(get("/api/v1/namespaces/metrics/query").principal(reader).param("sql", "SELECT * FROM duckdb_extensions()"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("'duckdb_extensions'")))
+                .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString(System.getProperty("user.home")))));
     }
 
     @Test

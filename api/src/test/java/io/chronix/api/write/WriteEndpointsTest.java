@@ -153,6 +153,50 @@ class WriteEndpointsTest {
     }
 
     @Test
+    void aLineOverALimitIsABadLineOnEveryWriteEndpointNamingTheLimit() throws Exception {
+        Tenant t = tenant(null);
+        StringBuilder fields = new StringBuilder();
+        for (int f = 0; f < 100_000; f++) {
+            fields.append(f == 0 ? "" : ",").append('f').append(f).append("=1");
+        }
+        String column = "cpu " + fields.substring(0, fields.indexOf(",f1000=") + 1);
+        String body = "cpu v=1 1000000000000000001\ncpu " + fields + " 1000000000000000002\ncpu,host=" + "h".repeat(20_000)
+                + " v=3 1000000000000000003\n";
+
+        HttpResponse<String> r = write(t, "", body);
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        JsonNode j = json(r);
+        assertThat(j.get("errorId").asString()).isEqualTo("invalid-line-protocol");
+        assertThat(j.get("errors")).hasSize(2);
+        JsonNode fieldsError = j.get("errors").get(0);
+        assertThat(fieldsError.get("line").asInt()).isEqualTo(2);
+        assertThat(fieldsError.get("column").asInt()).isEqualTo(column.length() + 1);
+        assertThat(fieldsError.get("limit").asString()).isEqualTo("maxFieldsPerLine");
+        assertThat(fieldsError.get("value").asInt()).isEqualTo(1000);
+        assertThat(fieldsError.get("message").asString()).contains("maxFieldsPerLine = 1000");
+        JsonNode tagError = j.get("errors").get(1);
+        assertThat(tagError.get("line").asInt()).isEqualTo(3);
+        assertThat(tagError.get("column").asInt()).isEqualTo("cpu,host=".length() + 1);
+        assertThat(tagError.get("limit").asString()).isEqualTo("maxTagValueBytes");
+        assertThat(tagError.get("value").asInt()).isEqualTo(16384);
+        assertThat(points(t, "cpu")).as("nothing of an atomic request").isZero();
+
+        HttpResponse<String> v2 = post("/api/v2/write?bucket=metrics&org=x", "Token " + t.writer(), body.getBytes(StandardCharsets.UTF_8));
+        assertThat(v2.statusCode()).isEqualTo(400);
+        assertThat(json(v2).get("code").asString()).isEqualTo("invalid");
+        assertThat(json(v2).get("line").asInt()).isEqualTo(2);
+        assertThat(json(v2).get("message").asString()).contains("line 2, column " + (column.length() + 1))
+                .contains("maxFieldsPerLine = 1000").contains("line 3").contains("maxTagValueBytes = 16384");
+        assertThat(points(t, "cpu")).as("InfluxDB writes the valid lines").isEqualTo(1);
+
+        HttpResponse<String> v1 = post("/write?db=metrics&p=" + t.writer(), null, body.getBytes(StandardCharsets.UTF_8));
+        assertThat(v1.statusCode()).isEqualTo(400);
+        assertThat(json(v1).get("error").asString()).contains("maxFieldsPerLine = 1000");
+        assertThat(points(t, "cpu")).as("the same point again").isEqualTo(1);
+    }
+
+    @Test
     void gzipBodiesIncludingMultiMemberAndBadGzip() throws Exception {
         Tenant t = tenant(null);
         byte[] a = gzip("cpu,host=a v=1 1000000000000000000\n");

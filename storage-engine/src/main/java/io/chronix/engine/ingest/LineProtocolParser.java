@@ -41,9 +41,32 @@ import java.util.Objects;
  *       a duplicate tag key or field name in one line is an error.</li>
  * </ul>
  *
+ * <p>Bounds ({@link LineLimit}; lengths in UTF-8 bytes with escapes removed, the line as sent):
+ * <table>
+ *   <caption>What one line may hold</caption>
+ *   <tr><th>limit</th><th>value</th><th>of</th></tr>
+ *   <tr><td>{@code maxLineBytes}</td><td>1 MiB (1,048,576)</td><td>a line, newline excluded (a string spanning lines joins them)</td></tr>
+ *   <tr><td>{@code maxMeasurementBytes}</td><td>1,024</td><td>the measurement name</td></tr>
+ *   <tr><td>{@code maxTagsPerLine}</td><td>250</td><td>tags of the line</td></tr>
+ *   <tr><td>{@code maxTagKeyBytes}</td><td>1,024</td><td>a tag key</td></tr>
+ *   <tr><td>{@code maxTagValueBytes}</td><td>16 KiB (16,384)</td><td>a tag value</td></tr>
+ *   <tr><td>{@code maxFieldsPerLine}</td><td>1,000</td><td>fields of the line</td></tr>
+ *   <tr><td>{@code maxFieldKeyBytes}</td><td>1,024</td><td>a field key</td></tr>
+ *   <tr><td>{@code maxStringFieldBytes}</td><td>64 KiB (65,536)</td><td>a string field's value</td></tr>
+ * </table>
+ * Each is checked as the line is scanned, before anything is allocated for the element: a count
+ * when its next element starts (so a line of 100,000 fields is refused at the 1,001st, which is
+ * never scanned, and the scratch arrays never grow past the limit), a length when its element
+ * ends, the line's length before the line is parsed at all — a line longer than the limit before
+ * its first newline is skipped to it — and again once it is parsed when strings spanning lines
+ * made it longer. A string value over its limit is still scanned to its closing quote, so that a
+ * string spanning lines does not turn into lines of its own.
+ *
  * Every rejected line is counted and the first {@link #MAX_REPORTED_ERRORS} reported with line,
- * column (in characters) and what was expected; parsing continues with the next line, so the
- * caller decides between all-or-nothing and partial writes.
+ * column (in characters) and what was expected; a line over a limit is reported at the column
+ * where the element over it starts, naming the limit and its value ({@link LineError#limit()}).
+ * Parsing continues with the next line, so the caller decides between all-or-nothing and
+ * partial writes.
  *
  * <p>Threading: not thread-safe; reusable (it keeps its scratch arrays between calls).
  */
@@ -114,6 +137,7 @@ public final class LineProtocolParser {
     // the error of the line being parsed
     private int errPos;
     private String errMsg;
+    private LineLimit errLimit; // the limit the line went over, or null
 
     /** Parses all of {@code buf}; see {@link #parse(byte[], int, int, Precision, long, PointBatch.Builder)}. */
     public ParseResult parse(byte[] buf, Precision precision, long receiptNanos, PointBatch.Builder into) {
@@ -161,7 +185,11 @@ public final class LineProtocolParser {
             }
             lines++;
             extraLines = 0;
-            if (parseLine(q, unit, defaultTs) && (ascii || checkUtf8(q, eol))) {
+            if (eol - lineStart > LineLimit.LINE_BYTES.value()) {
+                // not parsed at all: skipped to its first newline
+                exceed(lineStart, LineLimit.LINE_BYTES, "line of " + (eol - lineStart) + " bytes is too long");
+                reject();
+            } else if (parseLine(q, unit, defaultTs) && withinLineLimit() && (ascii || checkUtf8(q, eol))) {
                 emit(into);
             } else {
                 reject();
@@ -171,6 +199,15 @@ public final class LineProtocolParser {
         }
         this.b = null;
         return new ParseResult(lines, points, rejected, errors, Arrays.copyOf(pointLines, points));
+    }
+
+    /**
+     * A line that strings spanning lines made longer than the limit: checked once it is parsed, so
+     * that the next line starts after its last string, not inside one.
+     */
+    private boolean withinLineLimit() {
+        return eol - lineStart <= LineLimit.LINE_BYTES.value()
+                || exceed(lineStart, LineLimit.LINE_BYTES, "line of " + (eol - lineStart) + " bytes is too long");
     }
 
     private int indexOfNewline(int from) {
@@ -208,7 +245,21 @@ public final class LineProtocolParser {
     private boolean fail(int pos, String message) {
         errPos = pos;
         errMsg = message;
+        errLimit = null;
         return false;
+    }
+
+    /** {@link #fail} for a line over {@code limit}: the message names it and its value. */
+    private boolean exceed(int pos, LineLimit limit, String message) {
+        fail(pos, message + limit.named());
+        errLimit = limit;
+        return false;
+    }
+
+    /** {@link #exceed}, for the methods that answer an index: -1. */
+    private int exceedAt(int pos, LineLimit limit, String message) {
+        exceed(pos, limit, message);
+        return -1;
     }
 
     /** {@link #fail}, for the methods that answer an index: -1. */
@@ -234,7 +285,7 @@ public final class LineProtocolParser {
                     column++;
                 }
             }
-            errors.add(new LineError(line, column, errMsg));
+            errors.add(new LineError(line, column, errMsg, errLimit));
         }
     }
 
@@ -310,7 +361,7 @@ public final class LineProtocolParser {
     private int parseSeriesKey(int p) {
         // measurement
         int i = p;
-        boolean esc = false;
+        int escapes = 0; // each escape pair is one byte of the name
         while (i < eol) {
             byte c = b[i];
             if (c == ',' || c == ' ') {
@@ -319,7 +370,7 @@ public final class LineProtocolParser {
             if (c == '\\' && i + 1 < eol) {
                 byte n = b[i + 1];
                 if (n == ',' || n == ' ' || n == '\\') {
-                    esc = true;
+                    escapes++;
                     i += 2;
                     continue;
                 }
@@ -330,13 +381,19 @@ public final class LineProtocolParser {
             return failAt(i, "expected a measurement name");
         }
         mLen = i - p;
-        mEsc = esc;
+        mEsc = escapes > 0;
+        if (mLen - escapes > LineLimit.MEASUREMENT_BYTES.value()) {
+            return exceedAt(p, LineLimit.MEASUREMENT_BYTES, "measurement name of " + (mLen - escapes) + " bytes is too long");
+        }
         // tags
         tagCount = 0;
         while (i < eol && b[i] == ',') {
             i++;
+            if (tagCount == LineLimit.TAGS_PER_LINE.value()) {
+                return exceedAt(i, LineLimit.TAGS_PER_LINE, "more than " + tagCount + " tags in one line");
+            }
             int k = i;
-            esc = false;
+            escapes = 0;
             while (true) {
                 if (i == eol) {
                     return failAt(i, "expected '=' after tag key");
@@ -349,7 +406,7 @@ public final class LineProtocolParser {
                     return failAt(i, i == k ? "expected a tag key" : "expected '=' after tag key");
                 }
                 if (c == '\\' && i + 1 < eol && isKeyEscapable(b[i + 1])) {
-                    esc = true;
+                    escapes++;
                     i += 2;
                 } else {
                     i++;
@@ -359,10 +416,13 @@ public final class LineProtocolParser {
                 return failAt(i, "expected a tag key");
             }
             int kLen = i - k;
-            boolean kEsc = esc;
+            boolean kEsc = escapes > 0;
+            if (kLen - escapes > LineLimit.TAG_KEY_BYTES.value()) {
+                return exceedAt(k, LineLimit.TAG_KEY_BYTES, "tag key of " + (kLen - escapes) + " bytes is too long");
+            }
             i++;
             int v = i;
-            esc = false;
+            escapes = 0;
             while (i < eol) {
                 byte c = b[i];
                 if (c == ',' || c == ' ') {
@@ -372,7 +432,7 @@ public final class LineProtocolParser {
                     return failAt(i, "expected ',' or ' ' after tag value (write '=' in a tag value as '\\=')");
                 }
                 if (c == '\\' && i + 1 < eol && isKeyEscapable(b[i + 1])) {
-                    esc = true;
+                    escapes++;
                     i += 2;
                 } else {
                     i++;
@@ -381,13 +441,15 @@ public final class LineProtocolParser {
             if (i == v) {
                 return failAt(i, "expected a tag value");
             }
-            addTag(k, kLen, kEsc, v, i - v, esc);
+            if (i - v - escapes > LineLimit.TAG_VALUE_BYTES.value()) {
+                return exceedAt(v, LineLimit.TAG_VALUE_BYTES, "tag value of " + (i - v - escapes) + " bytes is too long");
+            }
+            addTag(k, kLen, kEsc, v, i - v, escapes > 0);
         }
         return i;
     }
 
     private boolean parseFieldsAndTimestamp(int i, long unit, long defaultTs) {
-        boolean esc;
         if (i == eol) {
             return fail(i, "expected a space and a field set (key=value)");
         }
@@ -399,8 +461,11 @@ public final class LineProtocolParser {
         // fields
         fieldCount = 0;
         while (true) {
+            if (fieldCount == LineLimit.FIELDS_PER_LINE.value()) {
+                return exceed(i, LineLimit.FIELDS_PER_LINE, "more than " + fieldCount + " fields in one line");
+            }
             int k = i;
-            esc = false;
+            int escapes = 0;
             while (true) {
                 if (i == eol) {
                     return fail(i, i == k ? "expected a field key" : "expected '=' after field key");
@@ -413,7 +478,7 @@ public final class LineProtocolParser {
                     return fail(i, i == k ? "expected a field key" : "expected '=' after field key");
                 }
                 if (c == '\\' && i + 1 < eol && isKeyEscapable(b[i + 1])) {
-                    esc = true;
+                    escapes++;
                     i += 2;
                 } else {
                     i++;
@@ -423,8 +488,11 @@ public final class LineProtocolParser {
                 return fail(i, "expected a field key");
             }
             int kLen = i - k;
+            if (kLen - escapes > LineLimit.FIELD_KEY_BYTES.value()) {
+                return exceed(k, LineLimit.FIELD_KEY_BYTES, "field key of " + (kLen - escapes) + " bytes is too long");
+            }
             i++;
-            i = fieldValue(i, k, kLen, esc);
+            i = fieldValue(i, k, kLen, escapes > 0);
             if (i < 0) {
                 return false;
             }
@@ -563,7 +631,7 @@ public final class LineProtocolParser {
 
     private int stringValue(int open, int k, int kLen, boolean kEsc) {
         int j = open + 1;
-        boolean esc = false;
+        int escapes = 0;
         int newlines = 0;
         while (true) {
             if (j >= end) {
@@ -575,7 +643,7 @@ public final class LineProtocolParser {
                 break;
             }
             if (c == '\\' && j + 1 < end && (b[j + 1] == '"' || b[j + 1] == '\\')) {
-                esc = true;
+                escapes++;
                 j += 2;
                 continue;
             }
@@ -590,7 +658,12 @@ public final class LineProtocolParser {
             nl = indexOfNewline(j + 1);
             eol = nl > j + 1 && b[nl - 1] == '\r' ? nl - 1 : nl;
         }
-        addField(k, kLen, kEsc, FieldType.STRING, 0, open + 1, j - open - 1, esc);
+        // checked after the closing quote is found, so that the next line starts where it should
+        int len = j - open - 1 - escapes;
+        if (len > LineLimit.STRING_FIELD_BYTES.value()) {
+            return exceedAt(open, LineLimit.STRING_FIELD_BYTES, "string field value of " + len + " bytes is too long");
+        }
+        addField(k, kLen, kEsc, FieldType.STRING, 0, open + 1, j - open - 1, escapes > 0);
         return j + 1;
     }
 
