@@ -76,6 +76,7 @@ import io.chronix.engine.shard.ShardWindow;
 import io.chronix.engine.wal.FsyncPolicy;
 import io.chronix.engine.wal.WalConfig;
 import io.chronix.engine.wal.WalMetrics;
+import io.chronix.engine.wal.WalRecord;
 import io.chronix.engine.wal.WalRecordType;
 import io.chronix.engine.wal.WalWriter;
 import org.apache.arrow.memory.BufferAllocator;
@@ -267,9 +268,14 @@ public final class Chronix implements AutoCloseable {
             }
             WalConfig walConfig = WalConfig.defaults(dir.resolve(DataDirectory.WAL)).withFsyncPolicy(config.fsyncPolicy())
                     .withFsyncInterval(config.fsyncInterval()).withMaxFileSize(config.walMaxFileSize()).withIo(io);
-            w = WalWriter.open(walConfig, walMetrics, cat.walFloor(), record -> replay(record.sequence(), record.type(),
-                    WalCodec.decode(record.payload()), floors));
+            ReplayDeclarations declarations = new ReplayDeclarations(io, walConfig.directory(), schema);
+            w = WalWriter.open(walConfig, walMetrics, cat.walFloor(), record -> replay(record, WalCodec.decode(record.payload()),
+                    floors, declarations));
             this.wal = w;
+            if (declarations.appliedEarly() > 0) {
+                LOG.log(Level.WARNING, "WAL replay met records ahead of the Schema records they need and applied {0} "
+                        + "declarations early (the next flush records them in the catalog): dir={1}", declarations.appliedEarly(), dir);
+            }
             if (!allSeriesKnown) {
                 // a series of an unreadable segment may have been registered by the replay as new:
                 // trust no last-value entry of this open without a scan
@@ -368,20 +374,17 @@ public final class Chronix implements AutoCloseable {
         }
     }
 
-    private void replay(long sequence, WalRecordType type, WalEntry entry, Map<Long, Map<String, Long>> floors) {
+    private void replay(WalRecord record, WalEntry entry, Map<Long, Map<String, Long>> floors, ReplayDeclarations declarations) {
         switch (entry) {
-            case WalEntry.Schema s -> {
-                for (WalEntry.FieldDeclaration d : s.fields()) {
-                    schema.declareField(d.measurement(), d.field(), d.type());
-                }
-            }
+            case WalEntry.Schema s -> declarations.declare(s, record);
             case WalEntry.Points p -> {
+                declarations.require(p.points(), record); // every field declared, or a typed failure naming the record
                 schema.declareTags(p.points());
-                insert(p.points(), sequence, floors);
+                insert(p.points(), record.sequence(), floors);
             }
             // a delete flushes first and records its tombstones in the catalog only: every point it covers
             // is then below the WAL floor, so a WAL tombstone has nothing to say this engine would write
-            case WalEntry.Tombstone t -> throw new UnsupportedWalRecordException("Tombstone", sequence,
+            case WalEntry.Tombstone t -> throw new UnsupportedWalRecordException("Tombstone", record.sequence(),
                     "deletes are recorded in the catalog, never in the WAL");
         }
     }
