@@ -3,29 +3,28 @@ package io.chronix.engine;
 import io.chronix.engine.codec.WalCodec;
 import io.chronix.engine.codec.WalEntry;
 import io.chronix.engine.error.WalReplayException;
+import io.chronix.engine.io.NioFileIO;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.ScanRequest;
+import io.chronix.engine.tool.ChronixTool;
 import io.chronix.engine.wal.FsyncPolicy;
 import io.chronix.engine.wal.WalConfig;
 import io.chronix.engine.wal.WalMetrics;
-import io.chronix.engine.wal.WalReader;
-import io.chronix.engine.wal.WalRecordType;
 import io.chronix.engine.wal.WalWriter;
-import io.chronix.engine.io.NioFileIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static io.chronix.engine.EngineFixture.SECOND;
 import static io.chronix.engine.EngineFixture.T0;
@@ -109,8 +108,11 @@ class WalDeclarationOrderTest {
             assertThat(in).as("fixture on the test class path").isNotNull();
             Files.copy(in, wal.resolve("wal_00000000000000000001.cxwl"));
         }
-        assertThat(recordsAheadOfTheirDeclaration(wal)).as("the fixture really holds records ahead of their Schema record")
-                .isPositive();
+        ByteArrayOutputStream verify = new ByteArrayOutputStream();
+        assertThat(ChronixTool.run(new String[] {"wal", "verify", ns.toString()}, new PrintStream(verify, true),
+                new PrintStream(verify, true), NioFileIO.INSTANCE)).as("the fixture really holds records ahead of their Schema record")
+                .isEqualTo(ChronixTool.EXIT_OUT_OF_ORDER);
+        assertThat(verify.toString()).contains("out of order in " + wal.resolve("wal_00000000000000000001.cxwl"));
         try (Chronix c = fx.open(ns)) {
             List<String> stored = new ArrayList<>();
             for (int m = 0; m < 12; m++) {
@@ -126,29 +128,6 @@ class WalDeclarationOrderTest {
             }
             assertThat(stored).containsExactlyInAnyOrderElementsOf(expected);
         }
-    }
-
-    /** Records whose points use a field before the WAL's first Schema record declaring it. */
-    private static int recordsAheadOfTheirDeclaration(Path wal) {
-        Map<String, FieldType> declared = new HashMap<>();
-        int[] ahead = {0};
-        WalReader.scan(NioFileIO.INSTANCE, wal, r -> {
-            switch (WalCodec.decode(r.payload())) {
-                case WalEntry.Schema s -> s.fields().forEach(d -> declared.put(d.measurement() + "." + d.field(), d.type()));
-                case WalEntry.Points p -> {
-                    PointBatch b = p.points();
-                    boolean early = false;
-                    for (int i = 0; i < b.size(); i++) {
-                        for (int f = 0; f < b.fieldCount(i); f++) {
-                            early |= !declared.containsKey(b.measurement(i) + "." + b.fieldName(i, f));
-                        }
-                    }
-                    ahead[0] += early ? 1 : 0;
-                }
-                case WalEntry.Tombstone t -> { }
-            }
-        });
-        return ahead[0];
     }
 
     @Test

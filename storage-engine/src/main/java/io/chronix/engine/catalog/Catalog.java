@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
@@ -57,9 +58,35 @@ public final class Catalog implements AutoCloseable {
     private final Map<String, RollupEntry> rollups = new LinkedHashMap<>();
     private final CRC32C crc = new CRC32C();
 
+    /** Opened by {@link #read}: nothing is ever written, not even the cut of a torn tail. */
+    private boolean readOnly;
+
     private Catalog(FileIO io, Path file) {
         this.io = io;
         this.file = file;
+    }
+
+    /**
+     * Reads the catalog in {@code namespaceDir/catalog/} without changing it — for tools that inspect
+     * a namespace, perhaps beside a running engine: a torn last record is left where it is (reading
+     * stops before it) and every append fails. Returns empty if the namespace has no catalog.
+     *
+     * @throws CorruptFileException for damage before the last record, or a foreign magic
+     * @throws UnsupportedFormatVersionException for another catalog version
+     */
+    public static Optional<Catalog> read(FileIO io, Path namespaceDir) {
+        Path file = namespaceDir.resolve(CatalogFormat.DIRECTORY).resolve(CatalogFormat.FILE_NAME);
+        Catalog c = new Catalog(io, file);
+        c.readOnly = true;
+        try {
+            if (!io.exists(file) || io.size(file) < CatalogFormat.HEADER_SIZE) {
+                return Optional.empty();
+            }
+            c.replay();
+        } catch (IOException e) {
+            throw new StorageIoException("read catalog", file, -1, e);
+        }
+        return Optional.of(c);
     }
 
     /**
@@ -211,6 +238,9 @@ public final class Catalog implements AutoCloseable {
     }
 
     private void cutTail(long pos, String reason) throws IOException {
+        if (readOnly) {
+            return; // the records before it are all read
+        }
         long size = io.size(file);
         LOG.log(Level.WARNING, "catalog torn tail truncated: file={0} offset={1} droppedBytes={2} reason={3}", file, pos,
                 size - pos, reason);
@@ -401,6 +431,9 @@ public final class Catalog implements AutoCloseable {
     }
 
     private void append(byte type, byte[] body) {
+        if (readOnly) {
+            throw new IllegalStateException("catalog read without the right to change it [file=" + file + "]");
+        }
         if (poison != null) {
             throw new StorageIoException("append to catalog poisoned by an earlier fsync failure", file, position, poison);
         }
@@ -488,6 +521,9 @@ public final class Catalog implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (out == null) {
+            return; // read-only
+        }
         try {
             out.close();
         } catch (IOException ignored) {
