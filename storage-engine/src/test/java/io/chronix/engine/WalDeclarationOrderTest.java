@@ -2,6 +2,7 @@ package io.chronix.engine;
 
 import io.chronix.engine.codec.WalCodec;
 import io.chronix.engine.codec.WalEntry;
+import io.chronix.engine.error.EngineException;
 import io.chronix.engine.error.WalReplayException;
 import io.chronix.engine.io.NioFileIO;
 import io.chronix.engine.model.FieldType;
@@ -23,6 +24,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * in the WAL. What replay does when it does not: a log written before the rule (a record ahead of
  * the declaration it needs) opens with every point, the later declaration applied early; a record
  * whose declaration is nowhere, or contradicts it, fails the open with a {@link WalReplayException}
- * naming file, offset, sequence and field — never a {@code NullPointerException}.
+ * naming file, offset, sequence and field — never a {@code NullPointerException}. And the write
+ * path keeps the rule when a {@code Schema} append fails.
  */
 class WalDeclarationOrderTest {
 
@@ -169,5 +172,26 @@ class WalDeclarationOrderTest {
             assertThat(e.sequence()).isEqualTo(2);
             assertThat(e.reason()).contains("STRING").contains("FLOAT");
         });
+    }
+
+    @Test
+    void aFieldWhoseSchemaAppendFailedIsLoggedByTheNextWriteBeforeItsPoints() {
+        WalLossFileIO io = new WalLossFileIO();
+        EngineConfig config = EngineFixture.config().withIo(io).withFsyncPolicy(FsyncPolicy.PER_BATCH)
+                .withMaintenanceInterval(Duration.ZERO);
+        Chronix c = fx.open(ns, config);
+        c.write(cpu(T0, "a", 0.5));
+        io.failNextWalWrite(); // the Schema record of "cores"
+        assertThatThrownBy(() -> c.write(PointBatch.builder().beginPoint("cpu", T0 + SECOND).tag("host", "a")
+                .integerField("cores", 4).endPoint().build())).isInstanceOf(EngineException.class);
+        assertThat(io.failedWalWrites).as("the fault fired").isEqualTo(1);
+        // "cores" is committed in memory; this write sees it declared and must not precede its record
+        c.write(PointBatch.builder().beginPoint("cpu", T0 + 2 * SECOND).tag("host", "a").integerField("cores", 8).endPoint().build());
+        c.crashForTest();
+        try (Chronix reopened = fx.open(ns, config)) {
+            assertThat(fx.rows(reopened, ScanRequest.all("cpu"))).containsExactly(
+                    "time=" + T0 + "|host=\"a\"|cores=<null>|usage=0.5",
+                    "time=" + (T0 + 2 * SECOND) + "|host=\"a\"|cores=8i|usage=<null>");
+        }
     }
 }
