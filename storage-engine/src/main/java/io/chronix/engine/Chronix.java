@@ -366,7 +366,7 @@ public final class Chronix implements AutoCloseable {
             known.add(f.shardDirectory() + "/" + f.sidecarFileName());
             known.add(f.shardDirectory() + "/" + f.summaryFileName());
         }
-        for (Path shardDir : DataDirectory.shardDirectories(dir)) {
+        for (Path shardDir : DataDirectory.shardDirectories(io, dir)) {
             try {
                 for (Path p : io.list(shardDir)) {
                     String rel = shardDir.getFileName() + "/" + p.getFileName();

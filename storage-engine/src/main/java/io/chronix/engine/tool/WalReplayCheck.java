@@ -37,10 +37,13 @@ import java.util.Optional;
  * Without a catalog beside the WAL (a log copied elsewhere) the check starts from no declarations
  * and no floor; if the log was truncated (its first record is above sequence 1), a field declared
  * nowhere in it may be in the catalog it came from, so that is reported as {@link Kind#UNKNOWN}.
+ *
+ * <p>Public for tests that check a log the engine left (e.g. after a simulated power loss) through
+ * their own {@link FileIO}; the tool prints its result.
  */
-final class WalReplayCheck {
+public final class WalReplayCheck {
 
-    enum Kind {
+    public enum Kind {
         OUT_OF_ORDER(false, "out of order"),
         UNDECLARED(true, "undeclared"),
         TYPE_CONFLICT(true, "type conflict"),
@@ -49,7 +52,7 @@ final class WalReplayCheck {
         UNKNOWN(false, "not declared in this log");
 
         /** Whether the engine refuses to open on such a record. */
-        final boolean blocksOpen;
+        public final boolean blocksOpen;
         final String label;
 
         Kind(boolean blocksOpen, String label) {
@@ -58,7 +61,7 @@ final class WalReplayCheck {
         }
     }
 
-    record Finding(Kind kind, Path file, long offset, long sequence, String what) {
+    public record Finding(Kind kind, Path file, long offset, long sequence, String what) {
     }
 
     /**
@@ -66,12 +69,12 @@ final class WalReplayCheck {
      * @param floor the catalog's WAL floor: records at or below it are neither replayed nor checked
      * @param checked records above the floor that were checked
      */
-    record Result(boolean catalog, int catalogDeclarations, long floor, long checked, List<Finding> findings) {
-        boolean blocksOpen() {
+    public record Result(boolean catalog, int catalogDeclarations, long floor, long checked, List<Finding> findings) {
+        public boolean blocksOpen() {
             return findings.stream().anyMatch(f -> f.kind().blocksOpen);
         }
 
-        boolean outOfOrder() {
+        public boolean outOfOrder() {
             return findings.stream().anyMatch(f -> f.kind() == Kind.OUT_OF_ORDER);
         }
     }
@@ -90,7 +93,7 @@ final class WalReplayCheck {
     }
 
     /** Checks the log in {@code walDir} against the catalog of the namespace it belongs to, if there is one. */
-    static Result check(FileIO io, Path walDir) {
+    public static Result check(FileIO io, Path walDir) {
         Path parent = walDir.getParent();
         Optional<Catalog> catalog = parent != null && walDir.getFileName().toString().equals("wal")
                 ? Catalog.read(io, parent) : Optional.empty();
