@@ -344,6 +344,8 @@ public final class Chronix implements AutoCloseable {
      *     and owns no thread
      * @throws io.chronix.engine.error.DirectoryLockedException if another engine has the directory
      * @throws io.chronix.engine.error.UnsupportedFormatVersionException naming both versions
+     * @throws io.chronix.engine.error.WalReplayException for an intact WAL record replay cannot apply
+     *     (a field declared nowhere or with another type), naming file, offset and sequence
      */
     public static Chronix open(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
         return new Chronix(dir, config, scheduler, null);
