@@ -76,6 +76,7 @@ import io.chronix.engine.shard.ShardWindow;
 import io.chronix.engine.wal.FsyncPolicy;
 import io.chronix.engine.wal.WalConfig;
 import io.chronix.engine.wal.WalMetrics;
+import io.chronix.engine.wal.WalRecord;
 import io.chronix.engine.wal.WalRecordType;
 import io.chronix.engine.wal.WalWriter;
 import org.apache.arrow.memory.BufferAllocator;
@@ -121,9 +122,10 @@ import java.util.function.Consumer;
  *
  * <h2>Write path</h2>
  * {@link #write}: validate the whole batch (schema, shard window) → under the write gate (shared)
- * register new fields and log them (WAL {@code Schema}), append the batch to the WAL and wait for
- * it to be durable (group commit) → insert into the shard memtables → update the last-value cache
- * → return. A batch refused by validation leaves no trace.
+ * register new fields and log them (WAL {@code Schema}; under the schema-log lock, so that no
+ * record reaches the WAL before the declarations it needs, see {@link #commitAndLogSchema}), append
+ * the batch to the WAL and wait for it to be durable (group commit) → insert into the shard
+ * memtables → update the last-value cache → return. A batch refused by validation leaves no trace.
  *
  * <h2>Write gate</h2>
  * A read–write lock: writers hold it shared from WAL append to memtable insert; freezing and the
@@ -186,6 +188,12 @@ public final class Chronix implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong seriesReserved = new java.util.concurrent.atomic.AtomicLong();
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
     private final ReentrantLock flushLock = new ReentrantLock();
+    /**
+     * Held from a schema commit through the append of its {@code Schema} record, and taken by any
+     * writer that finds a committed field unlogged (see {@link #commitAndLogSchema}). Inside the
+     * write gate's read lock, outside the WAL's.
+     */
+    private final ReentrantLock schemaLog = new ReentrantLock();
     /** Held by a compaction (explicit or a maintenance pass) from picking its groups to deleting its inputs. */
     private final ReentrantLock compactionLock = new ReentrantLock();
     private final MaintenanceScheduler.Task maintenanceTask;
@@ -267,9 +275,14 @@ public final class Chronix implements AutoCloseable {
             }
             WalConfig walConfig = WalConfig.defaults(dir.resolve(DataDirectory.WAL)).withFsyncPolicy(config.fsyncPolicy())
                     .withFsyncInterval(config.fsyncInterval()).withMaxFileSize(config.walMaxFileSize()).withIo(io);
-            w = WalWriter.open(walConfig, walMetrics, cat.walFloor(), record -> replay(record.sequence(), record.type(),
-                    WalCodec.decode(record.payload()), floors));
+            ReplayDeclarations declarations = new ReplayDeclarations(io, walConfig.directory(), schema);
+            w = WalWriter.open(walConfig, walMetrics, cat.walFloor(), record -> replay(record, WalCodec.decode(record.payload()),
+                    floors, declarations));
             this.wal = w;
+            if (declarations.appliedEarly() > 0) {
+                LOG.log(Level.WARNING, "WAL replay met records ahead of the Schema records they need and applied {0} "
+                        + "declarations early (the next flush records them in the catalog): dir={1}", declarations.appliedEarly(), dir);
+            }
             if (!allSeriesKnown) {
                 // a series of an unreadable segment may have been registered by the replay as new:
                 // trust no last-value entry of this open without a scan
@@ -331,6 +344,8 @@ public final class Chronix implements AutoCloseable {
      *     and owns no thread
      * @throws io.chronix.engine.error.DirectoryLockedException if another engine has the directory
      * @throws io.chronix.engine.error.UnsupportedFormatVersionException naming both versions
+     * @throws io.chronix.engine.error.WalReplayException for an intact WAL record replay cannot apply
+     *     (a field declared nowhere or with another type), naming file, offset and sequence
      */
     public static Chronix open(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
         return new Chronix(dir, config, scheduler, null);
@@ -353,7 +368,7 @@ public final class Chronix implements AutoCloseable {
             known.add(f.shardDirectory() + "/" + f.sidecarFileName());
             known.add(f.shardDirectory() + "/" + f.summaryFileName());
         }
-        for (Path shardDir : DataDirectory.shardDirectories(dir)) {
+        for (Path shardDir : DataDirectory.shardDirectories(io, dir)) {
             try {
                 for (Path p : io.list(shardDir)) {
                     String rel = shardDir.getFileName() + "/" + p.getFileName();
@@ -368,20 +383,17 @@ public final class Chronix implements AutoCloseable {
         }
     }
 
-    private void replay(long sequence, WalRecordType type, WalEntry entry, Map<Long, Map<String, Long>> floors) {
+    private void replay(WalRecord record, WalEntry entry, Map<Long, Map<String, Long>> floors, ReplayDeclarations declarations) {
         switch (entry) {
-            case WalEntry.Schema s -> {
-                for (WalEntry.FieldDeclaration d : s.fields()) {
-                    schema.declareField(d.measurement(), d.field(), d.type());
-                }
-            }
+            case WalEntry.Schema s -> declarations.declare(s, record);
             case WalEntry.Points p -> {
+                declarations.require(p.points(), record); // every field declared, or a typed failure naming the record
                 schema.declareTags(p.points());
-                insert(p.points(), sequence, floors);
+                insert(p.points(), record.sequence(), floors);
             }
             // a delete flushes first and records its tombstones in the catalog only: every point it covers
             // is then below the WAL floor, so a WAL tombstone has nothing to say this engine would write
-            case WalEntry.Tombstone t -> throw new UnsupportedWalRecordException("Tombstone", sequence,
+            case WalEntry.Tombstone t -> throw new UnsupportedWalRecordException("Tombstone", record.sequence(),
                     "deletes are recorded in the catalog, never in the WAL");
         }
     }
@@ -459,12 +471,9 @@ public final class Chronix implements AutoCloseable {
         gate.readLock().lock();
         try {
             ensureOpen();
-            List<WalEntry.FieldDeclaration> added = schema.commit(plan);
             EncodeBuffer buf = encodeBuffers.borrow();
             try {
-                if (!added.isEmpty()) {
-                    wal.append(WalRecordType.SCHEMA, WalCodec.encode(new WalEntry.Schema(added), buf).view());
-                }
+                commitAndLogSchema(plan, buf);
                 WalCodec.encodePoints(batch, buf);
                 WalRecordType type = batch.size() == 1 ? WalRecordType.DATA : WalRecordType.BATCH;
                 seq = acknowledge ? wal.appendDurable(type, buf.view()) : wal.append(type, buf.view());
@@ -482,6 +491,50 @@ public final class Chronix implements AutoCloseable {
             flushTask.request();
         }
         return seq;
+    }
+
+    /**
+     * Commits what {@code plan} adds to the schema and sees to it that every field declaration the
+     * batch may rely on is in the WAL before the batch's own record: the WAL's order must carry
+     * every dependency, because replay reads it front to back.
+     *
+     * <p>Another writer's field is visible from the moment it commits, but its {@code Schema} record
+     * is appended a little later; a batch that saw the field (in {@link SchemaRegistry#validate},
+     * with an empty plan) and got its record in first would precede the declaration it needs. So
+     * commits and their {@code Schema} appends happen under {@link #schemaLog}, and a writer goes
+     * through that lock whenever a committed field is still unlogged: it then waits until the
+     * committing writer has appended the record, or appends it itself if that append failed. The
+     * registry raises its unlogged count before it publishes a field, so a writer that saw the
+     * field and then reads the count as zero knows the record is in.
+     *
+     * <p>Cost: a write that adds no field and finds nothing unlogged — every write but a
+     * measurement's or field's first — pays one volatile read ({@link SchemaRegistry#hasUnlogged})
+     * and takes no lock. Only first writes (and writes that meet one in flight) serialise here, and
+     * only for the {@code Schema} append itself, which waits for no group commit: the batch's own
+     * durable append makes every record before it durable too.
+     */
+    private void commitAndLogSchema(SchemaRegistry.Plan plan, EncodeBuffer buf) {
+        if (plan.isEmpty() && !schema.hasUnlogged()) {
+            return;
+        }
+        schemaLog.lock();
+        try {
+            schema.commit(plan);
+            appendUnloggedSchema(buf);
+        } finally {
+            schemaLog.unlock();
+        }
+    }
+
+    /** Appends one {@code Schema} record holding every unlogged field, if there is one; under {@link #schemaLog}. */
+    private void appendUnloggedSchema(EncodeBuffer buf) {
+        assert schemaLog.isHeldByCurrentThread() : "unlogged fields are appended under the schema-log lock";
+        List<WalEntry.FieldDeclaration> pending = schema.unlogged();
+        if (!pending.isEmpty()) {
+            // a failure leaves them unlogged: the next writer through here appends them before its batch
+            wal.append(WalRecordType.SCHEMA, WalCodec.encode(new WalEntry.Schema(pending), buf).view());
+            schema.markLogged(pending.size());
+        }
     }
 
     /** Routes and inserts a batch; with {@code floors} (replay) skips points a segment already holds. */
@@ -1542,28 +1595,27 @@ public final class Chronix implements AutoCloseable {
 
     /** Declares columns of a measurement (a rollup target's shape). */
     void declareColumns(String measurement, List<Column> columns) {
-        // new fields are logged like a write's, so the WAL replays them before the points that rely on them
-        List<WalEntry.FieldDeclaration> added = new ArrayList<>();
+        // new fields are committed and logged as a write's are (commitAndLogSchema): under the
+        // schema-log lock, so no rollup point that relies on them reaches the WAL before their record
         gate.readLock().lock();
         try {
-            for (Column c : columns) {
-                switch (c.kind()) {
-                    case TAG -> schema.declareTag(measurement, c.name());
-                    case FIELD -> {
-                        if (schema.declareField(measurement, c.name(), c.type())) {
-                            added.add(new WalEntry.FieldDeclaration(measurement, c.name(), c.type()));
-                        }
+            schemaLog.lock();
+            try {
+                for (Column c : columns) {
+                    switch (c.kind()) {
+                        case TAG -> schema.declareTag(measurement, c.name());
+                        case FIELD -> schema.commitField(measurement, c.name(), c.type());
+                        case TIME -> { }
                     }
-                    case TIME -> { }
                 }
-            }
-            if (!added.isEmpty()) {
                 EncodeBuffer buf = encodeBuffers.borrow();
                 try {
-                    wal.append(WalRecordType.SCHEMA, WalCodec.encode(new WalEntry.Schema(added), buf).view());
+                    appendUnloggedSchema(buf);
                 } finally {
                     encodeBuffers.giveBack(buf);
                 }
+            } finally {
+                schemaLog.unlock();
             }
         } finally {
             gate.readLock().unlock();

@@ -9,10 +9,8 @@ import io.chronix.engine.io.FileIO;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The layout of a namespace directory (DESIGN.md §4) and its {@code VERSION} file
@@ -103,17 +101,11 @@ final class DataDirectory {
         }
     }
 
-    /**
-     * The shard directories under {@code segments/}. Listing directories is outside {@link FileIO}
-     * (it lists regular files only), so this uses {@link Files#list}.
-     */
-    static List<Path> shardDirectories(Path dir) {
+    /** The shard directories under {@code segments/}, sorted. */
+    static List<Path> shardDirectories(FileIO io, Path dir) {
         Path segments = dir.resolve(SEGMENTS);
-        if (!Files.isDirectory(segments)) {
-            return List.of();
-        }
-        try (Stream<Path> s = Files.list(segments)) {
-            return s.filter(Files::isDirectory).sorted().toList();
+        try {
+            return io.listDirectories(segments).stream().sorted().toList();
         } catch (IOException e) {
             throw new StorageIoException("list segments", segments, -1, e);
         }

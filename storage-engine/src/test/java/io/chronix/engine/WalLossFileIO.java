@@ -15,6 +15,7 @@ import java.util.Map;
  * its last fsync made durable — what a power loss does to appends that were only in the kernel's
  * buffers — and every handle opened before it fails from then on. (Catalog records and segments
  * are fsynced as they are written; the WAL under {@code PERIODIC} is the file with a window.)
+ * {@link #failNextWalWrite()} makes one WAL write fail as a full disk does.
  */
 final class WalLossFileIO implements FileIO {
 
@@ -22,6 +23,14 @@ final class WalLossFileIO implements FileIO {
     private final Map<Path, Long> synced = new HashMap<>();
     private int generation;
     int walSyncs;
+    private volatile boolean failNextWalWrite;
+    /** WAL writes failed by {@link #failNextWalWrite()}. */
+    int failedWalWrites;
+
+    /** The next write to a WAL file fails with ENOSPC's message, writing nothing. */
+    void failNextWalWrite() {
+        failNextWalWrite = true;
+    }
 
     private static boolean isWal(Path p) {
         return p.getParent() != null && p.getParent().getFileName().toString().equals(DataDirectory.WAL);
@@ -58,6 +67,13 @@ final class WalLossFileIO implements FileIO {
             @Override
             public int write(ByteBuffer src) throws IOException {
                 alive();
+                synchronized (WalLossFileIO.this) {
+                    if (failNextWalWrite) {
+                        failNextWalWrite = false;
+                        failedWalWrites++;
+                        throw new IOException("No space left on device (injected) [path=" + f.path() + "]");
+                    }
+                }
                 return f.write(src);
             }
 

@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
@@ -57,9 +58,35 @@ public final class Catalog implements AutoCloseable {
     private final Map<String, RollupEntry> rollups = new LinkedHashMap<>();
     private final CRC32C crc = new CRC32C();
 
+    /** Opened by {@link #read}: nothing is ever written, not even the cut of a torn tail. */
+    private boolean readOnly;
+
     private Catalog(FileIO io, Path file) {
         this.io = io;
         this.file = file;
+    }
+
+    /**
+     * Reads the catalog in {@code namespaceDir/catalog/} without changing it — for tools that inspect
+     * a namespace, perhaps beside a running engine: a torn last record is left where it is (reading
+     * stops before it) and every append fails. Returns empty if the namespace has no catalog.
+     *
+     * @throws CorruptFileException for damage before the last record, or a foreign magic
+     * @throws UnsupportedFormatVersionException for another catalog version
+     */
+    public static Optional<Catalog> read(FileIO io, Path namespaceDir) {
+        Path file = namespaceDir.resolve(CatalogFormat.DIRECTORY).resolve(CatalogFormat.FILE_NAME);
+        Catalog c = new Catalog(io, file);
+        c.readOnly = true;
+        try {
+            if (!io.exists(file) || io.size(file) < CatalogFormat.HEADER_SIZE) {
+                return Optional.empty();
+            }
+            c.replay();
+        } catch (IOException e) {
+            throw new StorageIoException("read catalog", file, -1, e);
+        }
+        return Optional.of(c);
     }
 
     /**
@@ -131,25 +158,26 @@ public final class Catalog implements AutoCloseable {
             int storedCrc = b.getInt((int) pos + CatalogFormat.CRC_OFFSET);
             int length = b.getInt((int) pos + CatalogFormat.LENGTH_OFFSET);
             if (b.getInt((int) pos + CatalogFormat.LENGTH_CHECK_OFFSET) != ~length) {
-                throw new CorruptFileException(file, pos, "record length and its complement disagree");
+                damaged(all, pos, "record length and its complement disagree");
+                return;
             }
             byte type = b.get((int) pos + CatalogFormat.TYPE_OFFSET);
             if (length < 0 || length > CatalogFormat.MAX_BODY) {
-                throw new CorruptFileException(file, pos, "record length " + Integer.toUnsignedString(length) + " impossible");
+                damaged(all, pos, "record length " + Integer.toUnsignedString(length) + " impossible");
+                return;
             }
             long end = pos + CatalogFormat.FRAME_OVERHEAD + length;
             if (end > all.length) {
                 cutTail(pos, "torn record body");
                 return;
             }
-            CRC32C check = new CRC32C();
-            check.update(all, (int) pos + CatalogFormat.LENGTH_OFFSET, CatalogFormat.FRAME_OVERHEAD - CatalogFormat.LENGTH_OFFSET + length);
-            if ((int) check.getValue() != storedCrc) {
+            if (!checksumOk(all, (int) pos, length, storedCrc)) {
                 if (end == all.length) {
                     cutTail(pos, "checksum mismatch in the last record");
                     return;
                 }
-                throw new CorruptFileException(file, pos, "record checksum mismatch");
+                damaged(all, pos, "record checksum mismatch");
+                return;
             }
             ByteBuffer body = ByteBuffer.wrap(all, (int) pos + CatalogFormat.FRAME_OVERHEAD, length).slice();
             try {
@@ -210,7 +238,45 @@ public final class Catalog implements AutoCloseable {
         }
     }
 
+    private static boolean checksumOk(byte[] all, int pos, int length, int storedCrc) {
+        CRC32C check = new CRC32C();
+        check.update(all, pos + CatalogFormat.LENGTH_OFFSET, CatalogFormat.FRAME_OVERHEAD - CatalogFormat.LENGTH_OFFSET + length);
+        return (int) check.getValue() == storedCrc;
+    }
+
+    /**
+     * A frame that does not check out at {@code pos}. Records are fsynced one at a time, so only
+     * the last can be caught by a crash — and a power loss may leave its unsynced bytes garbled,
+     * length included, not merely cut short. So if no intact frame follows, it is that torn last
+     * record, never acknowledged, and is cut; if one does, this is corruption.
+     */
+    private void damaged(byte[] all, long pos, String reason) throws IOException {
+        if (intactFrameAfter(all, (int) pos)) {
+            throw new CorruptFileException(file, pos, reason + "; intact records follow it");
+        }
+        cutTail(pos, reason + " in the last record");
+    }
+
+    /** Whether any byte position after {@code pos} starts a frame that checks out; run only on damage. */
+    private static boolean intactFrameAfter(byte[] all, int pos) {
+        ByteBuffer b = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
+        for (int p = pos + 1; p + CatalogFormat.FRAME_OVERHEAD <= all.length; p++) {
+            int length = b.getInt(p + CatalogFormat.LENGTH_OFFSET);
+            if (length < 0 || length > all.length - p - CatalogFormat.FRAME_OVERHEAD
+                    || b.getInt(p + CatalogFormat.LENGTH_CHECK_OFFSET) != ~length) {
+                continue;
+            }
+            if (checksumOk(all, p, length, b.getInt(p + CatalogFormat.CRC_OFFSET))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void cutTail(long pos, String reason) throws IOException {
+        if (readOnly) {
+            return; // the records before it are all read
+        }
         long size = io.size(file);
         LOG.log(Level.WARNING, "catalog torn tail truncated: file={0} offset={1} droppedBytes={2} reason={3}", file, pos,
                 size - pos, reason);
@@ -401,6 +467,9 @@ public final class Catalog implements AutoCloseable {
     }
 
     private void append(byte type, byte[] body) {
+        if (readOnly) {
+            throw new IllegalStateException("catalog read without the right to change it [file=" + file + "]");
+        }
         if (poison != null) {
             throw new StorageIoException("append to catalog poisoned by an earlier fsync failure", file, position, poison);
         }
@@ -488,6 +557,9 @@ public final class Catalog implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (out == null) {
+            return; // read-only
+        }
         try {
             out.close();
         } catch (IOException ignored) {

@@ -1,8 +1,10 @@
 package io.chronix.engine.io;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The one seam through which the engine touches files. Production uses {@link NioFileIO}; tests
@@ -35,6 +37,20 @@ public interface FileIO {
 
     /** The regular files directly in {@code dir}, in no particular order. */
     List<Path> list(Path dir) throws IOException;
+
+    /**
+     * The directories directly in {@code dir}, in no particular order; none if {@code dir} does not
+     * exist. The default lists the default file system; a test seam that keeps files elsewhere
+     * overrides it.
+     */
+    default List<Path> listDirectories(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(Files::isDirectory).toList();
+        }
+    }
 
     boolean exists(Path path);
 

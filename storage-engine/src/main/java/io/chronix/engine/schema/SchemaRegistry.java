@@ -21,8 +21,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>A write goes through two steps. {@link #validate} checks a whole batch and returns what it
  * would add, throwing before anything changes; {@link #commit} then registers the additions under
  * the registry lock, re-checking them against a concurrent commit, and returns the field
- * declarations that were really new — the caller logs those as a WAL {@code Schema} record ahead
- * of the points. Replay and the catalog feed {@link #declareField} and {@link #declareTag}.
+ * declarations that were really new. Replay and the catalog feed {@link #declareField} and {@link
+ * #declareTag}.
+ *
+ * <p><b>Declarations waiting for the WAL.</b> A field committed by a write (or by {@link
+ * #commitField}) is visible to every other writer at once, but it is durable only once a WAL
+ * {@code Schema} record holds it, and no record that uses it may reach the WAL before that one.
+ * So such a field is also <em>unlogged</em> until the caller, having appended the record, calls
+ * {@link #markLogged}. The unlogged count is raised before the field is published (the put into
+ * the measurement's map that {@link #validate} and {@link #field} read) and lowered only after the
+ * record is appended: a writer that has seen a field and then reads {@link #hasUnlogged()} false
+ * knows its record is in the WAL. Fields from replay and the catalog are durable already and are
+ * never unlogged. A failed append leaves them unlogged, for the next writer to log.
  *
  * <p>Each field also gets an <em>ordinal</em>, dense per measurement in registration order, that
  * the memtable indexes its columns by. Ordinals live for the process only; nothing persists them.
@@ -64,6 +74,10 @@ public final class SchemaRegistry {
     private final Map<String, Measurement> measurements = new ConcurrentHashMap<>();
     /** Declarations (fields and tags) not yet written to the catalog; guarded by this. */
     private final List<CatalogDeclaration> unpersisted = new ArrayList<>();
+    /** Committed fields no WAL record is known to hold yet, in commit order; guarded by this. */
+    private final List<FieldDeclaration> unlogged = new ArrayList<>();
+    /** {@code unlogged.size()}, written under this before a field is published; read without a lock. */
+    private volatile int unloggedCount;
 
     /** A column declaration as the catalog stores it: a tag ({@code type == null}) or a typed field. */
     public record CatalogDeclaration(String measurement, String column, FieldType type) {
@@ -167,7 +181,8 @@ public final class SchemaRegistry {
      * {@link #validate}: the same type is fine, another type fails here, still before anything of
      * the batch is written.
      *
-     * @return the field declarations that are new, to log ahead of the batch
+     * @return the field declarations that are new; they are {@linkplain #unlogged() unlogged} until
+     *     the caller has appended them to the WAL ahead of the batch
      */
     public synchronized List<FieldDeclaration> commit(Plan plan) {
         if (plan.isEmpty()) {
@@ -191,7 +206,7 @@ public final class SchemaRegistry {
         }
         List<FieldDeclaration> added = new ArrayList<>(plan.fields.size());
         for (FieldDeclaration d : plan.fields) {
-            if (declareFieldLocked(d.measurement(), d.field(), d.type())) {
+            if (declareFieldLocked(d.measurement(), d.field(), d.type(), true)) {
                 added.add(d);
             }
         }
@@ -201,13 +216,48 @@ public final class SchemaRegistry {
         return added;
     }
 
-    /** Registers a field (replay, catalog). Returns whether it was new; a conflicting type fails. */
+    /**
+     * Registers a field that is durable already (replay, catalog). Returns whether it was new; a
+     * conflicting type fails.
+     */
     public synchronized boolean declareField(String measurement, String field, FieldType type) {
         FieldInfo info = field(measurement, field);
         if (info != null && info.type() != type) {
             throw new FieldTypeConflictException(measurement, field, info.type(), type);
         }
-        return declareFieldLocked(measurement, field, type);
+        return declareFieldLocked(measurement, field, type, false);
+    }
+
+    /**
+     * Registers a field the engine declares itself (a rollup target's shape), as {@link #commit}
+     * does a write's: if new, it is {@linkplain #unlogged() unlogged} until the caller has logged it.
+     * Returns whether it was new; a conflicting type fails.
+     */
+    public synchronized boolean commitField(String measurement, String field, FieldType type) {
+        FieldInfo info = field(measurement, field);
+        if (info != null && info.type() != type) {
+            throw new FieldTypeConflictException(measurement, field, info.type(), type);
+        }
+        return declareFieldLocked(measurement, field, type, true);
+    }
+
+    /**
+     * Whether some committed field is not yet known to be in the WAL. One volatile read: the write
+     * path asks it on every write and takes the schema-log lock only when it is true.
+     */
+    public boolean hasUnlogged() {
+        return unloggedCount != 0;
+    }
+
+    /** Committed fields not yet known to be in the WAL, in commit order: what the next {@code Schema} record must hold. */
+    public synchronized List<FieldDeclaration> unlogged() {
+        return List.copyOf(unlogged);
+    }
+
+    /** Forgets the first {@code count} unlogged fields, which a WAL record now holds. */
+    public synchronized void markLogged(int count) {
+        unlogged.subList(0, count).clear();
+        unloggedCount = unlogged.size();
     }
 
     public synchronized void declareTag(String measurement, String tag) {
@@ -227,10 +277,15 @@ public final class SchemaRegistry {
         }
     }
 
-    private boolean declareFieldLocked(String measurement, String field, FieldType type) {
+    private boolean declareFieldLocked(String measurement, String field, FieldType type, boolean toLog) {
         Measurement m = measurements.computeIfAbsent(measurement, Measurement::new);
         if (m.fields.containsKey(field)) {
             return false;
+        }
+        if (toLog) {
+            // counted before the put below publishes the field (see the class comment)
+            unlogged.add(new FieldDeclaration(measurement, field, type));
+            unloggedCount = unlogged.size();
         }
         FieldInfo[] old = m.byOrdinal;
         FieldInfo info = new FieldInfo(field, type, old.length);

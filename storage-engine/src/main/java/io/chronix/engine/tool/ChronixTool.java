@@ -11,13 +11,16 @@ import io.chronix.engine.wal.WalRepair;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * {@code chronix-tool}: offline inspection and repair of an engine's files. Commands:
  *
  * <pre>
  *   wal dump   DIR   one line per record: file, offset, seq, type, length, payload version, CRC ok
- *   wal verify DIR   exit 0 clean, 1 torn tail, 2 corrupt (or unreadable)
+ *   wal verify DIR   frames, then whether replay can apply every record in order (WalReplayCheck):
+ *                    exit 0 clean, 1 torn tail, 2 corrupt, unreadable or a record replay refuses,
+ *                    3 records ahead of their Schema record (replay copes; written before the rule)
  *   wal repair DIR   cut a torn tail or everything from the first corruption on; report what went
  *   segment dump   FILE   header, row groups, columns with encoding, compression, sizes and statistics, CRC status
  *   segment verify FILE   exit 0 intact (every block read and decoded), 2 corrupt, foreign version or unreadable
@@ -31,6 +34,10 @@ public final class ChronixTool {
     public static final int EXIT_OK = 0;
     public static final int EXIT_TORN = 1;
     public static final int EXIT_CORRUPT = 2;
+    /** {@code wal verify}: the frames are sound and the engine opens, but records precede the Schema records they need. */
+    public static final int EXIT_OUT_OF_ORDER = 3;
+    /** Findings printed by {@code wal verify}; the rest are counted. */
+    static final int MAX_FINDINGS_PRINTED = 20;
     public static final int EXIT_USAGE = 64;
 
     private ChronixTool() {
@@ -88,8 +95,32 @@ public final class ChronixTool {
         WalReader.Scan scan = WalReader.scan(io, dir, r -> { });
         WalReader.Damage d = scan.damage();
         out.println(scan.files().size() + " files, " + scan.records() + " intact records, last sequence " + scan.lastSequence());
-        out.println(d == null ? "clean" : describe(d));
-        return status(scan);
+        WalReplayCheck.Result check = WalReplayCheck.check(io, dir);
+        out.println("replay check: " + check.checked() + " records above the WAL floor " + check.floor() + ", against "
+                + (check.catalog() ? check.catalogDeclarations() + " catalog declarations" : "no catalog (none beside the WAL)"));
+        if (d != null) {
+            out.println(describe(d));
+        }
+        List<WalReplayCheck.Finding> findings = check.findings();
+        for (int i = 0; i < findings.size() && i < MAX_FINDINGS_PRINTED; i++) {
+            WalReplayCheck.Finding f = findings.get(i);
+            out.println(f.kind().label + " in " + f.file() + " at offset " + f.offset() + ", sequence " + f.sequence() + ": " + f.what());
+        }
+        if (findings.size() > MAX_FINDINGS_PRINTED) {
+            out.println("... and " + (findings.size() - MAX_FINDINGS_PRINTED) + " more");
+        }
+        if (check.blocksOpen()) {
+            out.println("the engine refuses to open this log: replay cannot apply the records above");
+        } else if (check.outOfOrder()) {
+            out.println("the engine opens this log: replay applies each declaration its record needs from the later Schema record");
+        }
+        if (d == null && findings.isEmpty()) {
+            out.println("clean");
+        }
+        if (check.blocksOpen() || d != null && d.kind() == WalReader.DamageKind.CORRUPT) {
+            return EXIT_CORRUPT;
+        }
+        return check.outOfOrder() ? EXIT_OUT_OF_ORDER : status(scan);
     }
 
     private static int repair(FileIO io, Path dir, PrintStream out) {

@@ -196,14 +196,25 @@ public final class WalReader {
                 return;
             }
             fill(0, WalFormat.HEADER_SIZE);
+            boolean magic = true;
             for (int i = 0; i < WalFormat.MAGIC.length; i++) {
-                if (window.get(WalFormat.MAGIC_OFFSET + i) != WalFormat.MAGIC[i]) {
+                magic &= window.get(WalFormat.MAGIC_OFFSET + i) == WalFormat.MAGIC[i];
+            }
+            int version = Short.toUnsignedInt(window.getShort(WalFormat.VERSION_OFFSET));
+            if (!magic || version != WalFormat.VERSION) {
+                if (lastFile && firstNonZero(WalFormat.HEADER_SIZE) < 0) {
+                    // For the same reason, a last file holding nothing but a header that is not as
+                    // written (a power loss before its fsync may leave its bytes garbled, on file
+                    // systems that do not zero a new block) is a crash during creation too: it holds
+                    // no record, so removing it loses nothing, whatever wrote it.
+                    damage = new Damage(DamageKind.TORN_TAIL, file, 0, size, "file header not as written ("
+                            + (magic ? "version " + version : "bad magic") + ") and nothing after it");
+                    return;
+                }
+                if (!magic) {
                     damage = new Damage(DamageKind.CORRUPT, file, 0, size, "not a WAL file: bad magic");
                     return;
                 }
-            }
-            int version = Short.toUnsignedInt(window.getShort(WalFormat.VERSION_OFFSET));
-            if (version != WalFormat.VERSION) {
                 throw new UnsupportedFormatVersionException(file, "WAL file", version, WalFormat.VERSION);
             }
             long offset = WalFormat.HEADER_SIZE;

@@ -193,6 +193,25 @@ class CatalogFormatContractTest {
     }
 
     @Test
+    void aLastRecordWhoseHeaderAPowerLossGarbledIsATornTailThatIsCut() throws Exception {
+        Path f = write();
+        byte[] good = Files.readAllBytes(f);
+        int lastRecord = lastRecordOffset(good);
+        for (int i = lastRecord; i < lastRecord + CatalogFormat.FRAME_OVERHEAD; i++) {
+            byte[] bad = good.clone();
+            for (int j = i; j < bad.length; j++) {
+                bad[j] = (byte) (31 * j + 7); // the unsynced bytes from here on are garbage
+            }
+            Files.write(f, bad);
+            try (Catalog c = Catalog.open(NioFileIO.INSTANCE, dir)) {
+                assertThat(c.segments()).as("garbled from byte %d of the last record", i - lastRecord).extracting(SegmentEntry::id)
+                        .containsExactly(1L, 3L, 5L);
+            }
+            assertThat(Files.size(f)).isEqualTo(lastRecord);
+        }
+    }
+
+    @Test
     void truncationAtEveryOffsetOpensAPrefixOrFailsTyped() throws Exception {
         Path f = write();
         byte[] good = Files.readAllBytes(f);

@@ -28,6 +28,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * behaviour a log relies on; holes in the middle of synced data are the corruption tests' business.
  * An unsynced directory entry survives, or an unsynced delete is undone, at random.
  *
+ * <p>A rename moves the file to its new name at once; the new name is durable only after a sync of
+ * its directory, and the old one is forgotten (a power loss before that sync may lose the file
+ * under both names — harsher than a journalling file system, which keeps one of them, and what a
+ * writer that publishes by rename and then syncs the directory does not mind).
+ *
+ * <p>{@link #halt} stands for the moment the power goes: from then on every change (write, sync,
+ * create, rename, delete, truncate) fails, so threads of the process still running cannot touch
+ * the "disk" any more, until {@link #powerLoss} applies the loss to what was there at the halt.
+ *
  * <p>Faults: failing fsync (files, directories, or both), a device capacity (writes past it are
  * short and then fail with ENOSPC's message), random short writes, and a hook run before each sync
  * (to block a sync). Counters let a test prove its fault fired.
@@ -50,6 +59,7 @@ public final class SimulatedFileIO implements FileIO {
     private volatile long capacity = Long.MAX_VALUE;
     private volatile Random shortWrites;
     private volatile Runnable syncHook = () -> { };
+    private volatile boolean halted;
 
     public final AtomicInteger syncs = new AtomicInteger();
     public final AtomicInteger failedSyncs = new AtomicInteger();
@@ -175,6 +185,12 @@ public final class SimulatedFileIO implements FileIO {
         return this;
     }
 
+    /** Bytes left under the capacity; without one, no file is summed (an engine's many files made every write slow). */
+    private long free() {
+        long c = capacity;
+        return c == Long.MAX_VALUE ? Long.MAX_VALUE : c - usedBytes();
+    }
+
     public synchronized long usedBytes() {
         long sum = 0;
         for (Node n : live.values()) {
@@ -183,11 +199,28 @@ public final class SimulatedFileIO implements FileIO {
         return sum;
     }
 
+    /** The power goes: every change fails from now on, until {@link #powerLoss} (see the class comment). */
+    public synchronized void halt() {
+        halted = true;
+    }
+
+    public boolean halted() {
+        return halted;
+    }
+
+    private void running() throws IOException {
+        if (halted) {
+            throw new IOException("Input/output error (simulated power off)");
+        }
+    }
+
     /**
      * Simulates a power loss: every unsynced write and directory change is dropped, kept, torn or
-     * garbled as {@code mode} and {@code rnd} choose. Every open handle becomes unusable.
+     * garbled as {@code mode} and {@code rnd} choose. Every open handle becomes unusable. Ends a
+     * {@link #halt}.
      */
     public synchronized void powerLoss(PowerLoss mode, Random rnd) {
+        halted = false;
         generation++;
         Map<Path, Node> survivors = new HashMap<>();
         for (Map.Entry<Path, Node> e : live.entrySet()) {
@@ -237,6 +270,7 @@ public final class SimulatedFileIO implements FileIO {
 
     @Override
     public synchronized WritableFile create(Path path) throws IOException {
+        running();
         requireDirectory(path.getParent());
         if (live.containsKey(path)) {
             throw new FileAlreadyExistsException(path.toString());
@@ -249,6 +283,7 @@ public final class SimulatedFileIO implements FileIO {
 
     @Override
     public synchronized WritableFile openAppend(Path path) throws IOException {
+        running();
         Node n = node(path);
         return new Handle(path, n, n.length, generation);
     }
@@ -290,6 +325,7 @@ public final class SimulatedFileIO implements FileIO {
     public void truncate(Path path, long size) throws IOException {
         syncHook.run();
         synchronized (this) {
+            running();
             Node n = node(path);
             n.truncate(size);
             checkSync(false);
@@ -299,11 +335,41 @@ public final class SimulatedFileIO implements FileIO {
     }
 
     @Override
-    public synchronized void delete(Path path) {
+    public synchronized void delete(Path path) throws IOException {
+        running();
         Node n = live.remove(path);
         if (n != null) {
             unlinked.put(path, n);
         }
+    }
+
+    /**
+     * Moves {@code source} to {@code target}, which must not exist, at once; see the class comment
+     * for what a power loss does to it before the target's directory is synced.
+     */
+    @Override
+    public synchronized void rename(Path source, Path target) throws IOException {
+        running();
+        requireDirectory(target.getParent());
+        Node n = node(source);
+        if (live.containsKey(target)) {
+            throw new FileAlreadyExistsException(target.toString());
+        }
+        live.remove(source);
+        durableNames.remove(source);
+        unlinked.remove(target);
+        live.put(target, n);
+    }
+
+    @Override
+    public synchronized List<Path> listDirectories(Path dir) {
+        List<Path> out = new ArrayList<>();
+        for (Path p : directories) {
+            if (dir.equals(p.getParent())) {
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     @Override
@@ -330,6 +396,7 @@ public final class SimulatedFileIO implements FileIO {
 
     @Override
     public synchronized void createDirectories(Path dir) {
+        // not refused after a halt: directories are never lost in this model, and an empty one changes nothing a test sees
         for (Path p = dir; p != null; p = p.getParent()) {
             directories.add(p);
         }
@@ -337,6 +404,7 @@ public final class SimulatedFileIO implements FileIO {
 
     @Override
     public synchronized void syncDirectory(Path dir) throws IOException {
+        running();
         requireDirectory(dir);
         if (failDirectorySync) {
             failedSyncs.incrementAndGet();
@@ -391,6 +459,7 @@ public final class SimulatedFileIO implements FileIO {
             if (closed) {
                 throw new ClosedChannelException();
             }
+            running();
             if (gen != generation) {
                 throw new IOException("stale handle after power loss");
             }
@@ -410,7 +479,7 @@ public final class SimulatedFileIO implements FileIO {
                     n = k;
                 }
                 long grows = Math.max(0, position + n - node.length);
-                long free = capacity - usedBytes();
+                long free = free();
                 if (grows > free) {
                     if (free <= 0) {
                         noSpaceErrors.incrementAndGet();
@@ -448,7 +517,7 @@ public final class SimulatedFileIO implements FileIO {
                 if (grows <= 0) {
                     return true;
                 }
-                long free = capacity - usedBytes();
+                long free = free();
                 int n = (int) Math.min(grows, Math.max(0, free));
                 if (n > 0) {
                     // one unsynced write of zeros at the end: a power loss may drop, keep or tear it

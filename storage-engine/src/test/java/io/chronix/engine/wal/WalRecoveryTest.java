@@ -6,6 +6,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -105,6 +107,36 @@ class WalRecoveryTest {
             assertThat(metrics.truncations()).isEqualTo(1);
             assertThat(wal.appendDurable(WalRecordType.DATA, WalFixtures.payload("eleven"))).isEqualTo(11);
         }
+    }
+
+    @ParameterizedTest(name = "header {0}")
+    @ValueSource(strings = {"bad magic", "other version", "bad magic, zeros after"})
+    void newestFileHoldingOnlyAHeaderNotAsWrittenIsRemoved(String damage) throws IOException {
+        writeTen();
+        // a power loss before the new file's header was fsynced, on a file system that left its block's old bytes
+        byte[] header = damage.startsWith("bad magic") ? new byte[] {'x', 'Q', 0x7F, 3, 1, 0} : new byte[] {'C', 'X', 'W', 'L', 9, 0};
+        byte[] content = damage.endsWith("zeros after") ? java.util.Arrays.copyOf(header, header.length + 100) : header;
+        Path garbled = tmp.resolve("wal").resolve(WalFormat.fileName(11));
+        Files.write(garbled, content);
+        WalMetrics metrics = new WalMetrics();
+        List<Long> seqs = new ArrayList<>();
+        try (WalWriter wal = WalWriter.open(config(), metrics, 0, r -> seqs.add(r.sequence()))) {
+            assertThat(seqs).hasSize(10);
+            assertThat(Files.exists(garbled)).isFalse();
+            assertThat(metrics.truncations()).isEqualTo(1);
+            assertThat(wal.appendDurable(WalRecordType.DATA, WalFixtures.payload("eleven"))).isEqualTo(11);
+        }
+        assertThat(warnings).as("reported, never silent").hasSize(1);
+    }
+
+    @Test
+    void newestFileWithABadHeaderAndAnythingAfterItIsStillCorruption() throws IOException {
+        writeTen();
+        Path garbled = tmp.resolve("wal").resolve(WalFormat.fileName(11));
+        Files.write(garbled, new byte[] {'x', 'Q', 0x7F, 3, 1, 0, 0, 0, 42});
+        assertThatThrownBy(() -> WalWriter.open(config(), new WalMetrics())).isInstanceOfSatisfying(CorruptFileException.class,
+                e -> assertThat(e.path()).isEqualTo(garbled));
+        assertThat(Files.exists(garbled)).isTrue();
     }
 
     @Test
