@@ -283,6 +283,11 @@ public final class Chronix implements AutoCloseable {
                 LOG.log(Level.WARNING, "WAL replay met records ahead of the Schema records they need and applied {0} "
                         + "declarations early (the next flush records them in the catalog): dir={1}", declarations.appliedEarly(), dir);
             }
+            if (declarations.declaredFromRecord() > 0) {
+                LOG.log(Level.WARNING, "WAL replay met records using fields no Schema record declared and declared {0} "
+                        + "from the records'' own types (the next flush records them in the catalog): dir={1}",
+                        declarations.declaredFromRecord(), dir);
+            }
             if (!allSeriesKnown) {
                 // a series of an unreadable segment may have been registered by the replay as new:
                 // trust no last-value entry of this open without a scan
@@ -345,7 +350,7 @@ public final class Chronix implements AutoCloseable {
      * @throws io.chronix.engine.error.DirectoryLockedException if another engine has the directory
      * @throws io.chronix.engine.error.UnsupportedFormatVersionException naming both versions
      * @throws io.chronix.engine.error.WalReplayException for an intact WAL record replay cannot apply
-     *     (a field declared nowhere or with another type), naming file, offset and sequence
+     *     (a field given another type than its declaration), naming file, offset and sequence
      */
     public static Chronix open(Path dir, EngineConfig config, MaintenanceScheduler scheduler) {
         return new Chronix(dir, config, scheduler, null);

@@ -36,6 +36,15 @@ import java.util.Map;
  * (Field ordinals, the only order-dependent part, live for the process and are not persisted.) The
  * declaration then reaches the catalog at the next flush like any other.
  *
+ * <p><b>Records whose declaration was never logged.</b> Engines before the rule could also lose the
+ * {@code Schema} record altogether: a crash between a writer's commit of a new field and its append,
+ * or an append that failed (a full disk) while the field stayed declared in memory, after which later
+ * writes of it logged none. Such a record's field is declared by no record of the log and not by the
+ * catalog. Its points still carry the field's type, and by the same argument as above that type is
+ * the declaration they were validated against; so replay declares the field from the record itself
+ * (a WARN names it) rather than leave the namespace unopenable. Only a contradiction — a record
+ * giving a field another type than a declaration the log or catalog holds — fails the open.
+ *
  * <p>Cost: one {@link SchemaRegistry#validate} per replayed record — what its write paid — and the
  * extra read of the log only when a record needs a later declaration, at most once per open.
  *
@@ -51,6 +60,7 @@ final class ReplayDeclarations {
     /** "measurement\0field" → the first Schema declaration after the first record that needed one; read once, lazily. */
     private Map<String, Later> later;
     private int appliedEarly;
+    private int declaredFromRecord;
 
     private record Later(WalEntry.FieldDeclaration declaration, long sequence) {
     }
@@ -79,7 +89,7 @@ final class ReplayDeclarations {
      * a declaration from a later {@code Schema} record where the log holds one (see the class
      * comment).
      *
-     * @throws WalReplayException if a field is declared nowhere, or with another type
+     * @throws WalReplayException if a field is declared with another type
      */
     void require(PointBatch points, WalRecord record) {
         SchemaRegistry.Plan missing;
@@ -96,8 +106,13 @@ final class ReplayDeclarations {
             Later found = laterDeclarations(record).get(key(needed.measurement(), needed.field()));
             String what = "field \"" + needed.field() + "\" (" + needed.type() + ") of measurement \"" + needed.measurement() + "\"";
             if (found == null) {
-                throw new WalReplayException(record.file(), record.offset(), record.sequence(), what
-                        + " is declared neither in the catalog nor by any Schema record of the WAL");
+                schema.declareField(needed.measurement(), needed.field(), needed.type());
+                declaredFromRecord++;
+                LOG.log(Level.WARNING, "WAL record uses a field whose Schema record was never logged (written by an engine "
+                        + "without the ordering rule); declared from the record''s own type: file={0} offset={1} sequence={2} "
+                        + "measurement={3} field={4} type={5}", record.file(), record.offset(), record.sequence(),
+                        needed.measurement(), needed.field(), needed.type());
+                continue;
             }
             if (found.declaration().type() != needed.type()) {
                 throw new WalReplayException(record.file(), record.offset(), record.sequence(), what
@@ -110,6 +125,11 @@ final class ReplayDeclarations {
                     + "field={4} type={5} declaredAtSequence={6}", record.file(), record.offset(), record.sequence(),
                     needed.measurement(), needed.field(), needed.type(), found.sequence());
         }
+    }
+
+    /** Fields declared from a record's own types during this replay: no Schema record declared them. */
+    int declaredFromRecord() {
+        return declaredFromRecord;
     }
 
     /** Fields declared ahead of their {@code Schema} record during this replay. */

@@ -112,7 +112,7 @@ public final class ChronixTool {
         if (check.blocksOpen()) {
             out.println("the engine refuses to open this log: replay cannot apply the records above");
         } else if (check.outOfOrder()) {
-            out.println("the engine opens this log: replay applies each declaration its record needs from the later Schema record");
+            out.println("the engine opens this log: replay applies each declaration its record needs from the later Schema record, or from the record's own types where none was logged");
         }
         if (d == null && findings.isEmpty()) {
             out.println("clean");

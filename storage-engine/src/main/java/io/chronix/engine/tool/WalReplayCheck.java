@@ -30,8 +30,10 @@ import java.util.Optional;
  * <ul>
  *   <li>{@link Kind#OUT_OF_ORDER}: a field declared only by a later {@code Schema} record — written
  *       by an engine before the ordering rule; replay applies the later declaration and opens;
- *   <li>{@link Kind#UNDECLARED}, {@link Kind#TYPE_CONFLICT}, {@link Kind#UNDECODABLE}, {@link
- *       Kind#UNSUPPORTED}: records the engine refuses to open on.
+ *   <li>{@link Kind#UNDECLARED}: a field declared nowhere — its {@code Schema} record was never
+ *       logged by an engine before the rule; replay declares it from the record's own type and opens;
+ *   <li>{@link Kind#TYPE_CONFLICT}, {@link Kind#UNDECODABLE}, {@link Kind#UNSUPPORTED}: records the
+ *       engine refuses to open on.
  * </ul>
  *
  * Without a catalog beside the WAL (a log copied elsewhere) the check starts from no declarations
@@ -45,7 +47,7 @@ public final class WalReplayCheck {
 
     public enum Kind {
         OUT_OF_ORDER(false, "out of order"),
-        UNDECLARED(true, "undeclared"),
+        UNDECLARED(false, "undeclared"),
         TYPE_CONFLICT(true, "type conflict"),
         UNDECODABLE(true, "undecodable"),
         UNSUPPORTED(true, "unsupported"),
@@ -74,8 +76,9 @@ public final class WalReplayCheck {
             return findings.stream().anyMatch(f -> f.kind().blocksOpen);
         }
 
+        /** Records the engine opens on, but that the writer's ordering rule would not have produced. */
         public boolean outOfOrder() {
-            return findings.stream().anyMatch(f -> f.kind() == Kind.OUT_OF_ORDER);
+            return findings.stream().anyMatch(f -> f.kind() == Kind.OUT_OF_ORDER || f.kind() == Kind.UNDECLARED);
         }
     }
 
@@ -116,7 +119,7 @@ public final class WalReplayCheck {
             check.add(kind, m.at(), field(m.measurement(), m.field(), m.type()) + (kind == Kind.UNKNOWN
                     ? " is declared by no Schema record of this log, which starts at sequence " + check.firstSequence
                             + "; the catalog it belongs to may declare it"
-                    : " is declared neither in the catalog nor by any Schema record of the WAL"));
+                    : " is declared neither in the catalog nor by any Schema record of the WAL; replay declares it from this record's own type and opens"));
         }
         check.findings.sort(Comparator.comparingLong(Finding::sequence));
         return new Result(catalog.isPresent(), decls.size(), floor, check.checked, List.copyOf(check.findings));
