@@ -119,6 +119,8 @@ public final class CrashCommand {
         System.out.printf("lost points %d, phantom points %d, lost namespaces %d, lost tenants %d, lost tokens %d, resurrected %d, cross-tenant %d, unopenable %d, failed restarts %d%n",
                 total.lostPoints, total.phantomPoints, total.lostNamespaces, total.lostTenants, total.lostTokens, total.resurrected,
                 total.crossTenant, total.unopenable, failedRestarts);
+        System.out.printf("measurements declared by an unacknowledged write and left without rows (allowed): %d sightings%n",
+                verifier.emptyMeasurements);
         if (!ms.isEmpty()) {
             System.out.printf("restart to ready: median %d ms, max %d ms (%d restarts)%n", ms.get(ms.size() / 2), ms.getLast(), ms.size());
         }

@@ -41,6 +41,8 @@ final class Verifier {
         }
     }
 
+    /** Measurements found declared but without rows, all from unacknowledged writes; reported, not a defect. */
+    long emptyMeasurements;
     private final Api api;
     private final Ledger ledger;
     private final String operatorToken;
@@ -147,6 +149,17 @@ final class Verifier {
             }
             Api.Answer q = api.query(ns.name, ns.tenant.adminToken(),
                     "SELECT count(*), count(*) FILTER (WHERE owner IS DISTINCT FROM '" + ns.tenant.name() + "') FROM " + m);
+            if (q.status() == 400 && q.body().contains("\"owner\" not found")) {
+                // the measurement exists without a row: an unacknowledged write's Schema record was
+                // logged (it precedes the points) and the kill came before its points were
+                if (acked > 0) {
+                    f.lostPoints += acked;
+                    f.note(ns.key() + "." + m + " has no rows, " + acked + " acknowledged");
+                } else {
+                    emptyMeasurements++;
+                }
+                continue;
+            }
             if (q.status() != 200) {
                 f.unopenable++;
                 f.note("query of " + ns.key() + "." + m + " answered " + q.status() + " " + q.body());
