@@ -494,7 +494,7 @@ public final class Chronix implements AutoCloseable {
         boolean oneShard = true;
         int f0 = 0;
         long newest = Long.MIN_VALUE;
-        FieldOrdinals fieldOrdinals = new FieldOrdinals(batch);
+        FieldOrdinals fieldOrdinals = new FieldOrdinals(batch, floors != null);
         series.resolveAll(batch, refs);
         for (int p = 0; p < n; p++) {
             ordinalStart[p] = f0;
@@ -557,12 +557,15 @@ public final class Chronix implements AutoCloseable {
     private final class FieldOrdinals {
         private static final int MAX_MEASUREMENTS = 8;
         private final PointBatch batch;
+        /** Replaying the WAL: a field no record declared is declared from the points' own type (see {@link #lookup}). */
+        private final boolean replay;
         private final int[] measurementIds = new int[MAX_MEASUREMENTS];
         private final int[][] byName = new int[MAX_MEASUREMENTS][]; // [measurement slot][name id] → ordinal + 1
         private int measurements;
 
-        FieldOrdinals(PointBatch batch) {
+        FieldOrdinals(PointBatch batch, boolean replay) {
             this.batch = batch;
+            this.replay = replay;
         }
 
         int of(int point, int field) {
@@ -589,7 +592,16 @@ public final class Chronix implements AutoCloseable {
         }
 
         private int lookup(int point, int field) {
-            return schema.field(batch.measurement(point), batch.fieldName(point, field)).ordinal();
+            SchemaRegistry.FieldInfo info = schema.field(batch.measurement(point), batch.fieldName(point, field));
+            if (info == null && replay) {
+                // A write declares a new field in memory and then logs the declaration before its
+                // points; if that append failed (a full disk), the field stayed declared, and a later
+                // write of it, once the disk had room, logged its points without a declaration. The
+                // points carry the field's type: declare it from them, as the failed record would have.
+                schema.declareField(batch.measurement(point), batch.fieldName(point, field), batch.fieldType(point, field));
+                info = schema.field(batch.measurement(point), batch.fieldName(point, field));
+            }
+            return info.ordinal();
         }
     }
 
