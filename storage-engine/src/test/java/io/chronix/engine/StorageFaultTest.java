@@ -2,6 +2,7 @@ package io.chronix.engine;
 
 import io.chronix.engine.catalog.CatalogFormat;
 import io.chronix.engine.error.DiskFullException;
+import io.chronix.engine.error.WalPoisonedException;
 import io.chronix.engine.io.FaultInjectingFileIO;
 import io.chronix.engine.io.NioFileIO;
 import io.chronix.engine.model.PointBatch;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.chronix.engine.EngineFixture.SECOND;
@@ -22,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A whole engine over real files with a full disk : what it refuses, what it keeps,
- * and what a reopen brings back — every acknowledged point and nothing else.
+ * A whole engine over real files with a full disk or a failing fsync: what it refuses, what it
+ * keeps, and what a reopen brings back — every acknowledged point and nothing else.
  */
 class StorageFaultTest {
 
@@ -60,6 +62,7 @@ class StorageFaultTest {
             diskFull.set(true);
             assertThatThrownBy(() -> c.write(point(T0 + SECOND, "a", 2))).isInstanceOf(DiskFullException.class);
             assertThat(io.failedWrites()).as("the fault fired").isPositive();
+            assertThat(c.syncFailure()).as("a full disk does not poison the log").isEmpty();
             diskFull.set(false);
             c.write(point(T0 + 2 * SECOND, "a", 3));
             assertThat(rows(c)).hasSize(2);
@@ -86,6 +89,87 @@ class StorageFaultTest {
         try (Chronix c = open(FsyncPolicy.PER_BATCH)) {
             assertThat(c.schema("m").orElseThrow().column("b")).as("field b replayed").isPresent();
             assertThat(rows(c)).hasSize(2).anySatisfy(r -> assertThat(r).contains("b=3.0"));
+        }
+    }
+
+    @Test
+    void afterAFailedFsyncNothingIsAcknowledgedAndTheReopenBringsBackWhatWasAndNothingElse() {
+        Chronix c = open(FsyncPolicy.PER_BATCH);
+        try {
+            c.write(point(T0, "a", 1));
+            syncFails.set(true);
+            assertThatThrownBy(() -> c.write(point(T0 + SECOND, "a", 2))).isInstanceOf(WalPoisonedException.class);
+            assertThat(io.failedSyncs()).as("the fault fired").isPositive();
+            assertThat(c.syncFailure()).isPresent();
+            syncFails.set(false);
+            assertThatThrownBy(() -> c.write(point(T0 + 2 * SECOND, "a", 3)))
+                    .as("a later fsync that would succeed proves nothing").isInstanceOf(WalPoisonedException.class);
+
+            syncFails.set(true);
+            assertThat(c.prepareReopenAfterSyncFailure()).as("the device still fails: not ready").isFalse();
+            syncFails.set(false);
+            assertThat(c.prepareReopenAfterSyncFailure()).isTrue();
+        } finally {
+            c.close();
+        }
+        try (Chronix again = open(FsyncPolicy.PER_BATCH)) {
+            // the refused point's record reached the file (only its fsync failed): without the cut, the replay would bring it back
+            assertThat(rows(again)).as("exactly what was acknowledged").hasSize(1).allSatisfy(r -> assertThat(r).contains("a=1.0"));
+            assertThat(again.syncFailure()).isEmpty();
+            again.write(point(T0 + 3 * SECOND, "a", 4));
+            assertThat(rows(again)).hasSize(2);
+        }
+    }
+
+    @Test
+    void underPeriodicTheAcknowledgedPointsAfterTheLastFsyncAreFlushedBeforeTheLogIsCut() throws Exception {
+        Chronix c = open(FsyncPolicy.PERIODIC);
+        try {
+            long syncs = c.walMetrics().syncs();
+            c.write(point(T0, "a", 1));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (c.walMetrics().syncs() == syncs && System.nanoTime() < deadline) {
+                Thread.sleep(1); // the first point's periodic fsync
+            }
+            syncFails.set(true);
+            c.write(point(T0 + SECOND, "a", 2)); // acknowledged once in the kernel
+            while (c.syncFailure().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(c.syncFailure()).as("the periodic fsync failed").isPresent();
+            assertThat(c.prepareReopenAfterSyncFailure()).as("nothing can be flushed durably yet").isFalse();
+            syncFails.set(false);
+            assertThat(c.prepareReopenAfterSyncFailure()).isTrue();
+        } finally {
+            c.close();
+        }
+        try (Chronix again = open(FsyncPolicy.PERIODIC)) {
+            assertThat(rows(again)).as("both acknowledged points").hasSize(2);
+        }
+    }
+
+    @Test
+    void aFailedCatalogFsyncStopsFlushesNotWritesAndTheReopenReplaysTheWal() {
+        Chronix c = open(FsyncPolicy.PER_BATCH);
+        try {
+            c.write(point(T0, "a", 1));
+            catalogSyncFails.set(true);
+            assertThatThrownBy(c::flush).isInstanceOf(io.chronix.engine.error.FlushFailedException.class);
+            assertThat(io.failedSyncs()).as("the fault fired").isPositive();
+            assertThat(c.syncFailure()).as("the catalog refuses appends until reopened").isPresent();
+            c.write(point(T0 + SECOND, "a", 2)); // the WAL is fine: writes go on
+            catalogSyncFails.set(false);
+            assertThatThrownBy(c::flush).as("still poisoned").isInstanceOf(io.chronix.engine.error.FlushFailedException.class);
+            assertThat(c.prepareReopenAfterSyncFailure()).isTrue();
+        } finally {
+            c.close();
+        }
+        try (Chronix again = open(FsyncPolicy.PER_BATCH)) {
+            assertThat(again.syncFailure()).isEmpty();
+            assertThat(again.segmentCount()).as("the flush whose catalog record failed did not happen").isZero();
+            assertThat(rows(again)).as("both points, from the WAL").hasSize(2);
+            again.flush();
+            assertThat(again.segmentCount()).isEqualTo(1);
         }
     }
 }
