@@ -45,7 +45,9 @@ public final class Catalog implements AutoCloseable {
     private final Path file;
     private FileIO.WritableFile out;
     private long position;
-    private IOException poison;
+    private volatile IOException poison;
+    /** {@link #discardUnsynced} cut the poisoned file back. */
+    private boolean discarded;
     private CatalogFormat.Settings settings;
     private final Map<String, SegmentEntry> segments = new LinkedHashMap<>();
     private final List<CatalogDeclaration> declarations = new ArrayList<>();
@@ -482,7 +484,7 @@ public final class Catalog implements AutoCloseable {
     }
 
     /** The failed fsync that makes every append fail, if one failed (until the namespace is reopened). */
-    public synchronized java.util.Optional<IOException> failure() {
+    public java.util.Optional<IOException> failure() {
         return java.util.Optional.ofNullable(poison);
     }
 
@@ -496,8 +498,8 @@ public final class Catalog implements AutoCloseable {
      *     false if the cut could not be made durable (the device still fails)
      */
     public synchronized boolean discardUnsynced() {
-        if (poison == null) {
-            return true;
+        if (poison == null || discarded) {
+            return true; // appends are refused once poisoned: a cut made stays made
         }
         try {
             out.truncate(position);
@@ -507,6 +509,7 @@ public final class Catalog implements AutoCloseable {
                     file, position, e.toString());
             return false;
         }
+        discarded = true;
         LOG.log(System.Logger.Level.WARNING, "catalog cut back to its last synced record after a failed fsync [file={0}, offset={1}]",
                 file, position);
         return true;

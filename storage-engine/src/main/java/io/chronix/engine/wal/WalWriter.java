@@ -120,6 +120,8 @@ public final class WalWriter implements AutoCloseable {
     private volatile long lastSyncNanos;
     private volatile long syncedSequence;
     private volatile WalPoisonedException poison;
+    /** {@link #discardUnsynced} cut the poisoned log back (guarded by writeLock). */
+    private boolean discarded;
     private volatile ScheduledFuture<?> periodicSync;
 
     private record FileEntry(Path path, long startSequence) {
@@ -986,8 +988,8 @@ public final class WalWriter implements AutoCloseable {
     public boolean discardUnsynced() {
         writeLock.lock();
         try {
-            if (poison == null) {
-                return true;
+            if (poison == null || discarded) {
+                return true; // appends are refused once poisoned: a cut made stays made
             }
             if (closed) {
                 return false;
@@ -1005,6 +1007,7 @@ public final class WalWriter implements AutoCloseable {
             position = keep;
             preallocatedEnd = keep;
             active.writtenEnd = keep;
+            discarded = true;
             LOG.log(Level.WARNING, "WAL cut back to its last synced record after a failed fsync [path={0}, offset={1}, droppedBytes={2}]",
                     active.file.path(), keep, dropped);
             return true;
