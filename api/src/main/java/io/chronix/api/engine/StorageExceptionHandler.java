@@ -4,6 +4,7 @@ import io.chronix.api.error.Problems;
 import io.chronix.engine.error.EngineException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -26,9 +27,10 @@ class StorageExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(StorageExceptionHandler.class);
 
-    private final EngineRegistry engines;
+    /** The registry, for the retry interval; absent in web slices that have no engines. */
+    private final ObjectProvider<EngineRegistry> engines;
 
-    StorageExceptionHandler(EngineRegistry engines) {
+    StorageExceptionHandler(ObjectProvider<EngineRegistry> engines) {
         this.engines = engines;
     }
 
@@ -46,7 +48,9 @@ class StorageExceptionHandler {
             return ResponseEntity.status(HttpStatus.INSUFFICIENT_STORAGE).contentType(MediaType.APPLICATION_PROBLEM_JSON)
                     .body(diskFull("nothing of this request was written"));
         }
-        long retry = e instanceof StorageUnavailableException u ? u.retryAfterSeconds() : engines.storageRetryAfterSeconds();
+        EngineRegistry registry = engines.getIfAvailable();
+        long retry = e instanceof StorageUnavailableException u ? u.retryAfterSeconds()
+                : registry != null ? registry.storageRetryAfterSeconds() : EngineProperties.defaults().storageRetryInterval().toSeconds();
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, Long.toString(retry))
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(unavailable(fault, retry, "nothing of this request was done"));
     }
