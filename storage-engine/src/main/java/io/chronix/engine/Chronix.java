@@ -647,6 +647,7 @@ public final class Chronix implements AutoCloseable {
         }
 
         private int lookup(int point, int field) {
+            // every field is declared: by the write's commit, or at replay by ReplayDeclarations.require
             return schema.field(batch.measurement(point), batch.fieldName(point, field)).ordinal();
         }
     }
@@ -2199,6 +2200,54 @@ public final class Chronix implements AutoCloseable {
 
     public WalMetrics walMetrics() {
         return walMetrics;
+    }
+
+    /**
+     * A failed fsync that makes this engine refuse work until it is closed and opened again, if
+     * one failed: the WAL's ({@link io.chronix.engine.error.WalPoisonedException}: every write is
+     * refused) or else the catalog's (a {@link StorageIoException}: every flush, compaction and
+     * delete is refused; writes go on into the memtables). Call {@link
+     * #prepareReopenAfterSyncFailure} before closing such an engine.
+     */
+    public Optional<io.chronix.engine.error.EngineException> syncFailure() {
+        Optional<io.chronix.engine.error.WalPoisonedException> w = wal.failure();
+        if (w.isPresent()) {
+            return Optional.of(w.get());
+        }
+        return catalog.failure().map(e -> new StorageIoException("fsync catalog (failed earlier; reopen to recover)", catalog.file(),
+                catalog.size(), e));
+    }
+
+    /**
+     * Readies an engine whose WAL or catalog fsync failed to be closed and opened again, so that the
+     * reopen brings back every acknowledged point and nothing else. The active WAL file and the
+     * catalog are cut back to the end of what fsyncs covered ({@link WalWriter#discardUnsynced},
+     * {@link Catalog#discardUnsynced}): the bytes after it were never acknowledged, and after a
+     * failed fsync the page cache may show them though the device does not hold them (PostgreSQL's
+     * fsync lesson), so reading them back would be wrong twice — it would bring back a write that
+     * was refused, and a crash later would leave a damaged record in front of newer ones. Under
+     * {@code PERIODIC}, which acknowledges before the fsync, the memtables are flushed first, so
+     * the points acknowledged after the last good fsync no longer depend on the WAL (which takes a
+     * catalog that can still be written).
+     *
+     * <p>Close the engine once this returned true, and only then open it again. False: the device
+     * still fails (or, under {@code PERIODIC}, the flush could not be made durable); leave the
+     * engine open as it is and try again later. True at once for an engine with no failed fsync.
+     */
+    public boolean prepareReopenAfterSyncFailure() {
+        if (syncFailure().isEmpty()) {
+            return true;
+        }
+        if (wal.failure().isPresent() && wal.config().fsyncPolicy() == FsyncPolicy.PERIODIC) {
+            try {
+                flush();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "engine with a failed WAL fsync: flush before reopening failed; will retry [dir={0}]: {1}",
+                        dir, e.toString());
+                return false;
+            }
+        }
+        return wal.discardUnsynced() && catalog.discardUnsynced();
     }
 
     /** The last flush failure, if the latest flush failed. */

@@ -24,7 +24,7 @@ class EngineConfiguration {
     @Bean(destroyMethod = "close")
     EngineRegistry engineRegistry(NamespaceLocations locations, EngineProperties properties, MaintenanceScheduler scheduler,
                                   ColdTiers coldTiers) {
-        return new EngineRegistry(locations, properties, scheduler, System::nanoTime, java.util.function.Function.identity(),
-                coldTiers::create);
+        // the identity unless the test-only system property chronix.test.inject-faults is set (InjectedFaults)
+        return new EngineRegistry(locations, properties, scheduler, System::nanoTime, InjectedFaults.configHook(), coldTiers::create);
     }
 }

@@ -25,6 +25,12 @@ import java.time.Duration;
  * @param idleTimeout        an engine nobody used for this long is flushed and closed
  * @param sweepInterval      how often idle engines and the budget are checked
  * @param maintenanceThreads threads of the shared maintenance scheduler; 0 = half the processors
+ * @param storageRetryInterval how often a namespace whose engine met a failed fsync, or could not be
+ *                           opened for a storage error, is tried again: the engine is closed (its
+ *                           WAL and catalog cut back to what fsyncs covered) and opened again
+ * @param diskFreeThreshold  health component {@code diskSpace} is DOWN, and the service not ready,
+ *                           while the data directory's file system (or that of {@code namespaces/})
+ *                           has less free space than this
  */
 @Validated
 @ConfigurationProperties("chronix.engine")
@@ -38,7 +44,9 @@ public record EngineProperties(
         @NotNull @DefaultValue("512MB") DataSize memtableBudget,
         @NotNull @DefaultValue("10m") Duration idleTimeout,
         @NotNull @DefaultValue("15s") Duration sweepInterval,
-        @Min(0) @DefaultValue("0") int maintenanceThreads) {
+        @Min(0) @DefaultValue("0") int maintenanceThreads,
+        @NotNull @DefaultValue("10s") Duration storageRetryInterval,
+        @NotNull @DefaultValue("64MB") DataSize diskFreeThreshold) {
 
     /** The engine configuration these defaults give a namespace without settings of its own. */
     public EngineConfig engineConfig() {
@@ -48,6 +56,7 @@ public record EngineProperties(
     /** Defaults as in the annotations, for tests and embedded use. */
     public static EngineProperties defaults() {
         return new EngineProperties(FsyncPolicy.PER_BATCH, Duration.ofMillis(100), Duration.ofHours(1), 2, Duration.ofHours(1),
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(512), Duration.ofMinutes(10), Duration.ofSeconds(15), 0);
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(512), Duration.ofMinutes(10), Duration.ofSeconds(15), 0,
+                Duration.ofSeconds(10), DataSize.ofMegabytes(64));
     }
 }

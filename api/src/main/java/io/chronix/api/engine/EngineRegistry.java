@@ -45,6 +45,16 @@ import java.util.function.LongSupplier;
  * and refuses further acquires with {@link NamespaceGoneException}, so the reaper can remove the
  * directory. {@link #close()} flushes and closes every engine; the owner closes the scheduler after.
  *
+ * <p>Storage failures: an engine whose WAL or catalog fsync failed refuses work until it is
+ * reopened ({@link Chronix#syncFailure}). The registry notes it (a write that met it tells it, and
+ * a task every {@link EngineProperties#storageRetryInterval()} looks at every open engine), and once
+ * no lease holds the engine it cuts the engine's WAL and catalog back to what fsyncs covered
+ * ({@link Chronix#prepareReopenAfterSyncFailure}), closes it, and opens it again, which replays
+ * exactly what was acknowledged. While the device still fails the cut or the open fails, and it is
+ * tried again after the interval; meanwhile the namespace answers {@link StorageUnavailableException}
+ * (503). A namespace whose engine could not be opened for a storage error is tried again the same
+ * way. {@link #storageFailures()} lists both kinds for the health component {@code engine}.
+ *
  * <p>Threading: thread-safe. Opening and closing one namespace's engine is serialized on its
  * entry; different namespaces do not wait for each other.
  */
@@ -71,7 +81,29 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
     private final LongAdder closedLastValueHits = new LongAdder();
     private final LongAdder closedLastValueMisses = new LongAdder();
     private final LongAdder closedBackpressureNanos = new LongAdder();
+    /** Namespaces whose engine failed an fsync or could not be opened for a storage error, by id. */
+    private final Map<Long, Failure> failures = new ConcurrentHashMap<>();
+    private final ScheduledFuture<?> recovery;
+    private final LongAdder storageReopens = new LongAdder();
     private volatile boolean closed;
+
+    /**
+     * A namespace in trouble: its engine failed an fsync (and is open, refusing work) or could not be
+     * opened. {@code nextAttempt} is when the registry may try to reopen it next (a ticker value).
+     */
+    private static final class Failure {
+        final Namespace namespace;
+        final StorageFault fault;
+        final String reason;
+        volatile long nextAttempt;
+
+        Failure(Namespace namespace, StorageFault fault, String reason, long nextAttempt) {
+            this.namespace = namespace;
+            this.fault = fault;
+            this.reason = reason;
+            this.nextAttempt = nextAttempt;
+        }
+    }
 
     public EngineRegistry(NamespaceLocations locations, EngineProperties defaults, MaintenanceScheduler scheduler) {
         this(locations, defaults, scheduler, System::nanoTime, Function.identity());
@@ -101,6 +133,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         this.configHook = configHook;
         this.budgetTask = scheduler.task("memtable budget", this::enforceBudget);
         this.sweep = scheduler.scheduleWithFixedDelay(this::sweepQuietly, defaults.sweepInterval());
+        this.recovery = scheduler.scheduleWithFixedDelay(this::recoverQuietly, defaults.storageRetryInterval());
     }
 
     /** A handle that keeps one namespace's engine open until closed. */
@@ -159,6 +192,10 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
                 if (removed.contains(id)) {
                     throw new NamespaceGoneException(id);
                 }
+                Failure f = failures.isEmpty() ? null : failures.get(id);
+                if (f != null && reopenedAfterFailure(e, f)) {
+                    continue; // closed: the next round opens it again
+                }
                 if (e.engine == null) {
                     try {
                         e.namespace = ns;
@@ -166,7 +203,11 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
                     } catch (RuntimeException ex) {
                         e.retired = true;
                         entries.remove(id, e);
-                        throw ex;
+                        throw openFailed(ns, ex);
+                    }
+                    if (failures.remove(id) != null) {
+                        storageReopens.increment();
+                        log.info("namespace engine open again after a storage failure [namespace={}]", id);
                     }
                 }
                 e.users++;
@@ -196,6 +237,138 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         }
         try (lease) {
             return fn.apply(lease.engine());
+        }
+    }
+
+    /**
+     * Under the entry's lock, for a namespace with a failure noted: true if its engine failed an
+     * fsync, is unused, its retry is due, and it was made ready and closed (the caller opens it
+     * again). A noted failure whose engine turns out healthy is forgotten; one whose open failed
+     * and whose retry is not due yet is refused at once, rather than every request trying the
+     * device again.
+     */
+    private boolean reopenedAfterFailure(Entry e, Failure f) {
+        assert Thread.holdsLock(e);
+        long now = nanoTime.getAsLong();
+        Chronix c = e.engine;
+        if (c == null) {
+            if (now - f.nextAttempt < 0) {
+                throw new StorageUnavailableException(e.id, f.fault, f.reason, retryAfterSeconds(f, now));
+            }
+            return false; // due: the caller tries to open it
+        }
+        if (c.syncFailure().isEmpty()) {
+            failures.remove(e.id, f);
+            return false;
+        }
+        if (e.users > 0 || now - f.nextAttempt < 0) {
+            return false; // the engine refuses the work itself (503); tried again later
+        }
+        if (!c.prepareReopenAfterSyncFailure()) {
+            f.nextAttempt = now + defaults.storageRetryInterval().toNanos();
+            log.warn("namespace engine with a failed fsync cannot be reopened yet: the device still fails; retrying in {} [namespace={}]",
+                    defaults.storageRetryInterval(), e.id);
+            return false;
+        }
+        log.warn("closing the namespace engine after a failed fsync to open it again from what was synced [namespace={}]", e.id);
+        retire(e, false);
+        return true;
+    }
+
+    private long retryAfterSeconds(Failure f, long now) {
+        long left = Math.max(0, f.nextAttempt - now);
+        return Math.max(1, java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(left + 999_999_999L));
+    }
+
+    /** Notes an open that failed for a storage error, to be retried after the interval; returns what to throw. */
+    private RuntimeException openFailed(Namespace ns, RuntimeException ex) {
+        StorageFault fault = StorageFault.of(ex);
+        if (fault == null) {
+            return ex;
+        }
+        long next = nanoTime.getAsLong() + defaults.storageRetryInterval().toNanos();
+        Failure previous = failures.put(ns.id(), new Failure(ns, fault, String.valueOf(ex.getMessage()), next));
+        if (previous == null) {
+            log.error("namespace engine cannot be opened: {}; retrying every {} [namespace={}]", fault, defaults.storageRetryInterval(),
+                    ns.id(), ex);
+        }
+        return ex;
+    }
+
+    /**
+     * A write or a read met a failed fsync of the namespace's engine ({@link StorageFault#SYNC_FAILED}):
+     * the registry reopens the engine once no lease holds it (at once if that is now). Idempotent.
+     */
+    public void syncFailed(Namespace ns, RuntimeException e) {
+        if (failures.putIfAbsent(ns.id(), new Failure(ns, StorageFault.SYNC_FAILED, String.valueOf(e.getMessage()),
+                nanoTime.getAsLong())) == null) {
+            log.error("namespace engine refuses work after a failed fsync; it will be closed and opened again from what was synced "
+                    + "[namespace={}]: {}", ns.id(), e.getMessage());
+        }
+    }
+
+    /** The seconds a client should wait before retrying a namespace in trouble: the retry interval. */
+    public long storageRetryAfterSeconds() {
+        return Math.max(1, defaults.storageRetryInterval().toSeconds());
+    }
+
+    /**
+     * Namespaces in trouble now, by id, with the reason: an open engine whose fsync failed, or an
+     * engine that could not be opened for a storage error and is retried.
+     */
+    public Map<Long, String> storageFailures() {
+        Map<Long, String> out = new java.util.TreeMap<>();
+        for (Map.Entry<Long, Failure> f : failures.entrySet()) {
+            out.put(f.getKey(), f.getValue().fault + ": " + f.getValue().reason);
+        }
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null && !out.containsKey(e.id)) {
+                c.syncFailure().ifPresent(x -> out.put(e.id, StorageFault.SYNC_FAILED + ": " + x.getMessage()));
+            }
+        }
+        return out;
+    }
+
+    /** Engines reopened after a storage failure since start. */
+    public long storageReopens() {
+        return storageReopens.sum();
+    }
+
+    /**
+     * Every {@link EngineProperties#storageRetryInterval()}: notes engines whose fsync failed in the
+     * background (a flush's catalog record, {@code PERIODIC}'s sync), then tries each noted namespace
+     * whose retry is due — an acquire does it: it reopens a failed engine, or opens one that failed to
+     * open, so the namespace recovers (and readiness with it) without waiting for a request.
+     */
+    void recoverFailed() {
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            Namespace ns = e.namespace;
+            if (c != null && ns != null && !failures.containsKey(e.id)) {
+                c.syncFailure().ifPresent(x -> syncFailed(ns, x));
+            }
+        }
+        long now = nanoTime.getAsLong();
+        for (Failure f : List.copyOf(failures.values())) {
+            if (closed || now - f.nextAttempt < 0) {
+                continue;
+            }
+            try (Lease ignored = acquire(f.namespace)) {
+                // opened (again), or still refusing: either way noted by acquire
+            } catch (NamespaceGoneException gone) {
+                failures.remove(f.namespace.id(), f);
+            } catch (RuntimeException stillFailing) {
+                log.debug("namespace engine still failing [namespace={}]: {}", f.namespace.id(), stillFailing.getMessage());
+            }
+        }
+    }
+
+    private void recoverQuietly() {
+        try {
+            recoverFailed();
+        } catch (RuntimeException ex) {
+            log.warn("storage recovery pass failed; retrying at the next pass", ex);
         }
     }
 
@@ -475,6 +648,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         }
         closed = true;
         sweep.cancel(false);
+        recovery.cancel(false);
         budgetTask.cancel();
         int n = 0;
         for (Entry e : entries.values()) {
@@ -509,7 +683,14 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         if (c == null) {
             return;
         }
-        if (flush) {
+        if (c.syncFailure().isPresent()) {
+            // never flush an engine whose fsync failed; cut its WAL and catalog back so the next open
+            // (here or after a restart) replays only what was synced
+            if (!c.prepareReopenAfterSyncFailure()) {
+                log.error("closing a namespace engine whose fsync failed without cutting its WAL back to what was synced: the device "
+                        + "still fails. Before the namespace is opened again, run chronix-tool wal verify on it [namespace={}]", e.id);
+            }
+        } else if (flush) {
             try {
                 c.flush();
             } catch (RuntimeException ex) {

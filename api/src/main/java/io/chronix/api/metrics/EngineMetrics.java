@@ -42,6 +42,10 @@ public class EngineMetrics {
         FunctionCounter.builder("chronix.memtable.budget.flushes", engines, EngineRegistry::budgetFlushes)
                 .description("Flushes forced by the memtable budget").register(registry);
         FunctionCounter.builder("chronix.engine.opens", engines, EngineRegistry::opens).description("Engine opens").register(registry);
+        Gauge.builder("chronix.engine.storage.failures", engines, e -> e.storageFailures().size())
+                .description("Namespaces whose engine failed an fsync or could not be opened for a storage error").register(registry);
+        FunctionCounter.builder("chronix.engine.storage.reopens", engines, EngineRegistry::storageReopens)
+                .description("Engines opened again after a storage failure").register(registry);
         FunctionCounter.builder("chronix.engine.idle.closes", engines, EngineRegistry::idleCloses).description("Idle engines closed")
                 .register(registry);
         FunctionCounter.builder("chronix.maintenance.runs", scheduler, MaintenanceScheduler::runs)

@@ -82,7 +82,8 @@ class QueryController {
             (`engine-count`), a bucketed aggregate (`engine-aggregate`), each tag value's newest row (`engine-newest`) or a \
             plain filter of time, tags and fields against numbers (`engine-filter`). \
             400: SQL errors (message, errorType, position), unknown measurement; 408: over queryTimeout; 422: over a memory \
-            limit; 429: over maxConcurrentQueries (Retry-After).""",
+            limit; 429: over maxConcurrentQueries (Retry-After); 503 query-capacity: the service's query threads are \
+            busy and its queue of waiting queries is full (Retry-After).""",
             security = @SecurityRequirement(name = "bearer"),
             responses = {
                     @ApiResponse(responseCode = "200", description = "The result", content = {
@@ -90,7 +91,8 @@ class QueryController {
                             @Content(mediaType = "application/vnd.apache.arrow.stream")}),
                     @ApiResponse(responseCode = "400", description = "SQL error or unknown measurement", content = @Content(mediaType = "application/problem+json")),
                     @ApiResponse(responseCode = "408", description = "Over the tenant's queryTimeout", content = @Content(mediaType = "application/problem+json")),
-                    @ApiResponse(responseCode = "429", description = "Over the tenant's maxConcurrentQueries", content = @Content(mediaType = "application/problem+json"))})
+                    @ApiResponse(responseCode = "429", description = "Over the tenant's maxConcurrentQueries", content = @Content(mediaType = "application/problem+json")),
+                    @ApiResponse(responseCode = "503", description = "Every query thread busy and the queue of waiting queries full", content = @Content(mediaType = "application/problem+json"))})
     void post(@PathVariable String ns, @RequestBody QueryRequest body,
               @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
               Authentication auth, HttpServletResponse response)

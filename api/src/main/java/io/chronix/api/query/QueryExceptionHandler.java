@@ -56,6 +56,21 @@ class QueryExceptionHandler {
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
     }
 
+    @ExceptionHandler(QueryPool.Full.class)
+    ResponseEntity<ProblemDetail> poolFull(QueryPool.Full e, HttpServletResponse response) {
+        ProblemDetail p = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "query-capacity", "Too many queries waiting",
+                "The service runs " + e.threads + " statements at a time and " + e.waiting
+                        + " more already wait for one; retry shortly.");
+        p.setProperty("limit", "chronix.query.pool-queue");
+        p.setProperty("value", e.waiting);
+        if (response.isCommitted()) {
+            return null;
+        }
+        response.resetBuffer();
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1")
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
+    }
+
     @ExceptionHandler(QueryExceptions.TooLarge.class)
     ResponseEntity<ProblemDetail> tooLarge(QueryExceptions.TooLarge e, HttpServletResponse response) {
         ProblemDetail p = Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "query-too-large", "Query too large",

@@ -32,6 +32,14 @@ import java.time.Duration;
  *                       query path (default 4000; 0 turns the warm-up off): see {@link QueryWarmUp}
  * @param warmUpTime     the warm-up stops at this time even with queries left (default 20s); the
  *                       HTTP part below has a budget of its own, as long
+ * @param poolThreads    platform threads that run queries' statements, scans and result fetches
+ *                       ({@link QueryPool}), so that none of it holds a carrier of the virtual
+ *                       threads that serve HTTP (default 0: as many as the processors). At most
+ *                       this many statements compute at once; DuckDB's own workers
+ *                       ({@code threads} − 1 per instance) come on top
+ * @param poolQueue      queries that may wait for a pool thread (default 64); the next one is
+ *                       refused with 503 {@code query-capacity} and {@code Retry-After}. A waiting
+ *                       query still times out at its tenant's {@code queryTimeout}
  * @param warmUpHttpQueries queries the service then sends itself over its own port, once it is
  *                       open and before it reports ready, as a tenant that exists only for them:
  *                       the HTTP side of the query path (the connector, the token and namespace
@@ -49,7 +57,14 @@ public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("-1") @Min(-1) int scanHelpers,
                               @DefaultValue("4000") @Min(0) int warmUpQueries,
                               @DefaultValue("20s") @NotNull Duration warmUpTime,
-                              @DefaultValue("9000") @Min(0) int warmUpHttpQueries) {
+                              @DefaultValue("9000") @Min(0) int warmUpHttpQueries,
+                              @DefaultValue("0") @Min(0) int poolThreads,
+                              @DefaultValue("64") @Min(0) int poolQueue) {
+
+    /** {@link #poolThreads} with 0 resolved against this machine. */
+    public int queryPoolThreads() {
+        return poolThreads > 0 ? poolThreads : Runtime.getRuntime().availableProcessors();
+    }
 
     /** {@link #scanHelpers} with -1 resolved against this machine. */
     public int scanHelperThreads() {

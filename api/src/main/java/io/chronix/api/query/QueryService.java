@@ -11,6 +11,8 @@ import io.chronix.tenancy.namespace.Namespace;
 import io.chronix.tenancy.quota.Quotas;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,15 +30,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs tenant SQL under the tenant's limits: at most {@code maxConcurrentQueries} at a time per
  * tenant (the next is refused, not queued), each cancelled when it runs past {@code queryTimeout}
  * ({@link QueryWatchdog} interrupts DuckDB; a scan in progress finishes and the query then stops), each
- * query's Arrow memory bounded by {@code chronix.query.max-scan-bytes}.
+ * query's Arrow memory bounded by {@code chronix.query.max-scan-bytes}. The statement itself (parse,
+ * scans, DuckDB's execution) and every fetch of DuckDB's answer run on the {@link QueryPool}'s
+ * platform threads, never on the request's virtual thread, so that no query holds a carrier that
+ * HTTP needs; a query that waits for a pool thread still times out, and its memory is released
+ * on the request thread once no job of it runs any more, whether it answered, failed, timed out
+ * or was cancelled.
  *
  * <p>Metrics (Micrometer, tag {@code namespace} = the namespace's internal id):
  * {@code chronix.query.requests} (timer, tag {@code outcome}), {@code chronix.query.rows.scanned},
@@ -45,7 +50,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * from segments and memtables, and rows their measurements hold: {@link
  * io.chronix.engine.read.ScanStatistics}), {@code chronix.query.pruning.ratio} (per query, the share
  * of the rows held that it did not read, 0–1), {@code chronix.query.timeouts}, {@code
- * chronix.query.rejections}.
+ * chronix.query.rejections}; and the pool's {@code chronix.query.pool.threads}, {@code .running},
+ * {@code .waiting} (gauges) and {@code .refused} (counter).
  */
 @Service
 public class QueryService implements AutoCloseable {
@@ -80,6 +86,8 @@ public class QueryService implements AutoCloseable {
     /** Threads engine scans borrow (null when none are configured); see {@link QueryProperties#scanHelpers}. */
     private final ExecutorService scanPool;
     private final ScanHelpers scanHelpers;
+    /** Platform threads that run the statements and fetch their answers; see {@link QueryPool}. */
+    private final QueryPool pool;
 
     public QueryService(SqlSandbox querySandbox, BufferAllocator queryAllocator, ObjectProvider<NamespaceTables> tables,
                         TenancyDirectory directory, QueryProperties properties, ObjectProvider<MeterRegistry> meters) {
@@ -97,6 +105,11 @@ public class QueryService implements AutoCloseable {
         this.directory = directory;
         this.properties = properties;
         this.meters = meters.getIfAvailable(SimpleMeterRegistry::new);
+        this.pool = new QueryPool(properties.queryPoolThreads(), properties.poolQueue());
+        Gauge.builder("chronix.query.pool.threads", pool, QueryPool::threads).register(this.meters);
+        Gauge.builder("chronix.query.pool.running", pool, QueryPool::running).register(this.meters);
+        Gauge.builder("chronix.query.pool.waiting", pool, QueryPool::waiting).register(this.meters);
+        FunctionCounter.builder("chronix.query.pool.refused", pool, QueryPool::refused).register(this.meters);
     }
 
     /** The namespace's engine, or 503 if this service has none to offer. */
@@ -151,42 +164,21 @@ public class QueryService implements AutoCloseable {
                  String sql, ResultSink sink) throws IOException {
         long started = System.nanoTime();
         String outcome = "error";
-        AtomicBoolean timedOut = new AtomicBoolean();
-        AtomicReference<SqlQuery> current = new AtomicReference<>();
-        QueryWatchdog.Alarm alarm = watchdog.arm(timeout, () -> {
-            timedOut.set(true);
-            SqlQuery q = current.get();
-            if (q != null) {
-                q.cancel();
-            }
-        });
+        Execution x = new Execution();
+        QueryWatchdog.Alarm alarm = watchdog.arm(timeout, x::timeOut);
         try (NamespaceTables.Handle handle = tables.get();
              BufferAllocator allocator = root.newChildAllocator("query-ns-" + nsTag, 0, properties.maxScanBytes().toBytes())) {
-            SqlQuery q;
-            try {
-                q = SqlQuery.prepare(sandbox, new EngineTables(handle.engine(), scanHelpers), sql, allocator);
-            } catch (OutOfMemoryException e) {
-                throw scanTooLarge(e);
-            }
-            try (q) {
-                current.set(q);
-                if (timedOut.get()) {
-                    q.cancel();
-                }
-                ArrowReader result;
-                try {
-                    result = q.execute();
-                } catch (OutOfMemoryException e) { // a scan left to execute(): an aggregate DuckDB answers after all
-                    throw scanTooLarge(e);
-                } catch (SqlErrorException e) {
-                    if (e.getMessage() != null && e.getMessage().startsWith("could not allocate") || "Out of Memory Error".equals(e.errorType())) {
-                        throw new QueryExceptions.TooLarge("chronix.query.memory-limit", properties.memoryLimit().toBytes(), e);
-                    }
-                    throw e;
-                }
+            // everything that computes or blocks in native code runs on the query pool: the request
+            // thread parks meanwhile, and its carrier serves other requests (QueryPool)
+            Ran ran = x.await(pool.submit(() -> prepareAndRun(handle, sql, allocator, x)));
+            try (SqlQuery q = ran.query()) {
                 record(nsTag, q.scans());
-                long rows = sink.write(q, result);
-                if (timedOut.get()) {
+                ArrowReader answer = ran.nativeAnswer()
+                        ? PooledReader.nativeAnswer(allocator, ran.result(), ran.firstLoaded(),
+                                source -> x.await(pool.continueWith(source::loadNextBatch)))
+                        : PooledReader.inMemory(allocator, ran.result());
+                long rows = sink.write(q, answer);
+                if (x.timedOut) {
                     throw new QueryCancelledException();
                 }
                 outcome = "ok";
@@ -194,25 +186,120 @@ public class QueryService implements AutoCloseable {
                 return rows;
             }
         } catch (QueryCancelledException e) {
-            if (timedOut.get()) {
+            if (x.timedOut) {
                 outcome = "timeout";
                 meters(nsTag).counter("chronix.query.timeouts").increment();
                 throw new QueryExceptions.Timeout(tenantName, timeout);
             }
             throw e;
         } catch (IOException | RuntimeException e) {
-            if (timedOut.get()) {
+            if (x.timedOut) {
                 outcome = "timeout";
                 meters(nsTag).counter("chronix.query.timeouts").increment();
                 throw new QueryExceptions.Timeout(tenantName, timeout);
             }
             if (e instanceof SqlErrorException) {
                 outcome = "invalid";
+            } else if (e instanceof QueryPool.Full) {
+                outcome = "refused";
             }
             throw e;
         } finally {
             alarm.close();
             meters(nsTag).requests(outcome).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** What the statement's job hands the request thread: the query (the caller closes it) and its answer. */
+    private record Ran(SqlQuery query, ArrowReader result, boolean nativeAnswer, boolean firstLoaded) {
+    }
+
+    /**
+     * The statement's job, on a pool thread: parse, analyse and scan, run it, and for DuckDB's answer
+     * load its first batch. On failure the query is closed here; on success the caller owns it.
+     */
+    private Ran prepareAndRun(NamespaceTables.Handle handle, String sql, BufferAllocator allocator, Execution x) throws IOException {
+        SqlQuery q;
+        try {
+            q = SqlQuery.prepare(sandbox, new EngineTables(handle.engine(), scanHelpers), sql, allocator);
+        } catch (OutOfMemoryException e) {
+            throw scanTooLarge(e);
+        }
+        boolean handedOver = false;
+        try {
+            x.current = q;
+            if (x.timedOut) {
+                q.cancel();
+            }
+            ArrowReader result;
+            try {
+                result = q.execute();
+            } catch (OutOfMemoryException e) { // a scan left to execute(): an aggregate DuckDB answers after all
+                throw scanTooLarge(e);
+            } catch (SqlErrorException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("could not allocate") || "Out of Memory Error".equals(e.errorType())) {
+                    throw new QueryExceptions.TooLarge("chronix.query.memory-limit", properties.memoryLimit().toBytes(), e);
+                }
+                throw e;
+            }
+            boolean nativeAnswer = q.answeredBy() == SqlQuery.AnsweredBy.DUCKDB;
+            boolean first = false;
+            if (nativeAnswer) {
+                try {
+                    result.getVectorSchemaRoot(); // the schema through the C interface, here rather than on the request thread
+                    first = result.loadNextBatch();
+                } catch (OutOfMemoryException e) {
+                    throw scanTooLarge(e);
+                }
+            }
+            handedOver = true;
+            return new Ran(q, result, nativeAnswer, first);
+        } finally {
+            if (!handedOver) {
+                q.close();
+            }
+        }
+    }
+
+    /**
+     * One query's cancellation state, shared by the request thread, the pool thread running its
+     * job and the watchdog: a timeout (or an interrupt of the request thread) cancels the running
+     * statement and abandons a job still waiting for a thread.
+     */
+    private static final class Execution {
+        volatile boolean timedOut;
+        /** The statement, once prepared (by the pool thread). */
+        volatile SqlQuery current;
+        /** The job the request thread waits for now, if any. */
+        volatile QueryPool.Job<?> job;
+
+        void timeOut() {
+            timedOut = true;
+            cancel();
+        }
+
+        void cancel() {
+            SqlQuery q = current;
+            if (q != null) {
+                q.cancel();
+            }
+            QueryPool.Job<?> j = job;
+            if (j != null) {
+                j.abandon();
+            }
+        }
+
+        /** Waits for one of this query's jobs; a timeout that fired before the job was known abandons it. */
+        <T> T await(QueryPool.Job<T> j) throws IOException {
+            job = j;
+            if (timedOut) {
+                j.abandon(); // the watchdog ran before it could see this job (it reads job after setting timedOut)
+            }
+            try {
+                return QueryPool.await(j, this::cancel);
+            } finally {
+                job = null;
+            }
         }
     }
 
@@ -281,6 +368,7 @@ public class QueryService implements AutoCloseable {
     @Override
     public void close() {
         watchdog.close();
+        pool.close();
         if (scanPool != null) {
             scanPool.shutdownNow();
         }

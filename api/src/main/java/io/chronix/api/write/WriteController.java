@@ -34,7 +34,9 @@ class WriteController {
             204 once every point is durable. Atomic by default: any invalid line → 400 listing every bad line (up to 100) \
             and nothing written; accept_partial=true writes the valid lines and still answers 400 with the list and \
             "written". 413 over maxRequestBytes (wire or decompressed), 429 over the ingest rate (Retry-After), 422 for a \
-            field type conflict, a timestamp outside the accepted window (with backfill=true: outside the retention), or a write over maxSeries / maxStoredBytes.""")
+            field type conflict, a timestamp outside the accepted window (with backfill=true: outside the retention), or a write over maxSeries / maxStoredBytes. \
+            507 insufficient-storage: the service's disk is full, nothing written (accepted again once space is freed); \
+            503 storage-unavailable (Retry-After): the namespace's storage failed (a failed fsync), nothing acknowledged.""")
     ResponseEntity<Void> write(@PathVariable("ns") String namespace,
                                @Parameter(description = "ns (default), us, ms or s") @RequestParam(defaultValue = "ns") String precision,
                                @RequestParam(name = "accept_partial", defaultValue = "false") boolean acceptPartial,

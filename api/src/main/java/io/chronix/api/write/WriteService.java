@@ -2,6 +2,8 @@ package io.chronix.api.write;
 
 import io.chronix.api.engine.EngineRegistry;
 import io.chronix.api.engine.NamespaceGoneException;
+import io.chronix.api.engine.StorageFault;
+import io.chronix.api.engine.StorageUnavailableException;
 import io.chronix.api.activity.TenantActivity;
 import io.chronix.api.metrics.IngestMetrics;
 import io.chronix.api.namespace.NamespaceDataListener;
@@ -169,6 +171,8 @@ public class WriteService implements NamespaceDataListener {
             lease = engines.acquire(ns);
         } catch (NamespaceGoneException e) {
             throw new NotFoundException(NotFoundException.Kind.NAMESPACE, ns.name());
+        } catch (RuntimeException e) {
+            throw storageRefused(ns, e, batch.size());
         }
         try (lease) {
             Chronix engine = lease.engine();
@@ -266,7 +270,43 @@ public class WriteService implements NamespaceDataListener {
             metrics.rejectedLines("column-conflict", batch.size());
             throw new WriteException(HttpStatus.UNPROCESSABLE_CONTENT, "column-conflict", "Column conflict",
                     e.getMessage() + "; nothing was written.", Map.of("written", 0), "unprocessable entity", null, null);
+        } catch (RuntimeException e) {
+            throw storageRefused(ns, e, batch.size());
         }
+    }
+
+    /**
+     * A write the storage refused, as its answer: 507 {@code insufficient-storage} when the device is
+     * full (the engine wrote nothing and takes the next write once space returns), 503 {@code
+     * storage-unavailable} with {@code Retry-After} when an fsync failed (nothing after it is
+     * acknowledged; the registry is told, and reopens the engine from what was synced) or another
+     * I/O error did. Anything else is returned as it is.
+     */
+    private RuntimeException storageRefused(Namespace ns, RuntimeException e, int points) {
+        StorageFault fault = StorageFault.of(e);
+        if (fault == null) {
+            return e;
+        }
+        metrics.rejectedLines("storage", points);
+        if (fault == StorageFault.DISK_FULL) {
+            log.warn("write refused: the disk is full [namespace={}]: {}", ns.id(), e.getMessage());
+            return new WriteException(HttpStatus.INSUFFICIENT_STORAGE, "insufficient-storage", "Insufficient storage",
+                    "The service's disk is full: nothing of this request was written. Writes are accepted again, without a restart, "
+                            + "once space is freed.", Map.of("written", 0), "unavailable", null, null);
+        }
+        if (fault == StorageFault.SYNC_FAILED) {
+            engines.syncFailed(ns, e);
+        }
+        long retry = e instanceof StorageUnavailableException u ? u.retryAfterSeconds() : engines.storageRetryAfterSeconds();
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("fault", fault == StorageFault.SYNC_FAILED ? "fsync-failed" : "io-error");
+        props.put("written", 0);
+        return new WriteException(HttpStatus.SERVICE_UNAVAILABLE, "storage-unavailable", "Storage unavailable",
+                (fault == StorageFault.SYNC_FAILED
+                        ? "The namespace's storage could not make the write durable (an fsync failed): nothing of this request was "
+                        + "acknowledged. The service reopens the namespace from what was synced"
+                        : "The namespace's storage failed (an I/O error): nothing of this request was written")
+                        + "; retry after " + retry + " s.", props, "unavailable", null, retry);
     }
 
     private static String instant(long nanos) {

@@ -60,7 +60,7 @@ class EngineRegistryTest {
     private static EngineProperties props(Duration idle, DataSize budget) {
         EngineProperties d = EngineProperties.defaults();
         return new EngineProperties(d.fsyncPolicy(), d.fsyncInterval(), d.shardDuration(), d.oooToleranceShards(),
-                d.futureTolerance(), d.flushThreshold(), budget, idle, Duration.ofHours(1), 1);
+                d.futureTolerance(), d.flushThreshold(), budget, idle, Duration.ofHours(1), 1, d.storageRetryInterval(), d.diskFreeThreshold());
     }
 
     private static Namespace ns(long id, String settings) {

@@ -5,6 +5,8 @@ import io.chronix.bench.generator.GenerateCommand;
 import io.chronix.bench.load.LoadCommand;
 import io.chronix.bench.peer.PeerCommand;
 import io.chronix.bench.query.QueryCommand;
+import io.chronix.bench.crash.CrashCommand;
+import io.chronix.bench.stall.StallCommand;
 
 import java.util.Arrays;
 
@@ -18,7 +20,7 @@ public final class Bench {
 
     public static void main(String[] args) {
         if (args.length == 0) {
-            System.err.println("usage: Bench generate|load|query|peer|e2e|crash [--options]  (see bench/README.md)");
+            System.err.println("usage: Bench generate|load|query|peer|e2e|crash|stall [--options]  (see bench/README.md)");
             System.exit(2);
         }
         Options o = Options.parse(Arrays.copyOfRange(args, 1, args.length));
@@ -29,7 +31,8 @@ public final class Bench {
                 case "query" -> QueryCommand.run(o);
                 case "peer" -> PeerCommand.run(o);
                 case "e2e" -> EndToEndCommand.run(o);
-                case "crash" -> io.chronix.bench.crash.CrashCommand.run(o);
+                case "crash" -> CrashCommand.run(o);
+                case "stall" -> StallCommand.run(o);
                 default -> throw new IllegalArgumentException("unknown tool '" + args[0] + "'");
             }
         } catch (Exception e) {

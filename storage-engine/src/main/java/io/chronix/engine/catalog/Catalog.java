@@ -46,7 +46,9 @@ public final class Catalog implements AutoCloseable {
     private final Path file;
     private FileIO.WritableFile out;
     private long position;
-    private IOException poison;
+    private volatile IOException poison;
+    /** {@link #discardUnsynced} cut the poisoned file back. */
+    private boolean discarded;
     private CatalogFormat.Settings settings;
     private final Map<String, SegmentEntry> segments = new LinkedHashMap<>();
     private final List<CatalogDeclaration> declarations = new ArrayList<>();
@@ -548,6 +550,38 @@ public final class Catalog implements AutoCloseable {
 
     public Path file() {
         return file;
+    }
+
+    /** The failed fsync that makes every append fail, if one failed (until the namespace is reopened). */
+    public java.util.Optional<IOException> failure() {
+        return java.util.Optional.ofNullable(poison);
+    }
+
+    /**
+     * After a failed fsync: cuts the file back to the end of the last record whose fsync succeeded,
+     * and makes the cut durable, so a reopen reads neither the record whose fsync failed (the page
+     * cache may show it though the device does not hold it) nor, after a later crash, a damaged
+     * record in front of newer ones. The catalog stays poisoned; reopen the namespace to append.
+     *
+     * @return true if the file now ends at its last synced record (also when nothing failed);
+     *     false if the cut could not be made durable (the device still fails)
+     */
+    public synchronized boolean discardUnsynced() {
+        if (poison == null || discarded) {
+            return true; // appends are refused once poisoned: a cut made stays made
+        }
+        try {
+            out.truncate(position);
+            out.sync();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "catalog: cannot cut back to its last synced record yet [file={0}, offset={1}]: {2}",
+                    file, position, e.toString());
+            return false;
+        }
+        discarded = true;
+        LOG.log(System.Logger.Level.WARNING, "catalog cut back to its last synced record after a failed fsync [file={0}, offset={1}]",
+                file, position);
+        return true;
     }
 
     /** Bytes in the catalog file. */

@@ -53,7 +53,10 @@ import java.util.zip.CRC32C;
  *   <li>A failed fsync <b>poisons</b> the writer: waiting and later appends fail with {@link
  *       WalPoisonedException}, {@link #isHealthy()} turns false, and only a reopen (which replays what
  *       is really on disk) clears it. After a failed fsync the kernel may have dropped the dirty pages
- *       and cleared the error, so no later success would prove anything.
+ *       and cleared the error, so no later success would prove anything. Before that reopen, {@link
+ *       #discardUnsynced} cuts the active file back to the end of what fsyncs covered, so the reopen
+ *       replays neither unacknowledged records the page cache still shows nor a tail a crash would
+ *       later tear in front of newer records.
  *   <li>A failed write (a full disk, an I/O error) fails only the call that made it: the file is cut
  *       back to the call's first byte and the sequences are reused, so the log stays a clean run of
  *       whole records and accepts appends again once space returns.
@@ -117,6 +120,8 @@ public final class WalWriter implements AutoCloseable {
     private volatile long lastSyncNanos;
     private volatile long syncedSequence;
     private volatile WalPoisonedException poison;
+    /** {@link #discardUnsynced} cut the poisoned log back (guarded by writeLock). */
+    private boolean discarded;
     private volatile ScheduledFuture<?> periodicSync;
 
     private record FileEntry(Path path, long startSequence) {
@@ -140,13 +145,26 @@ public final class WalWriter implements AutoCloseable {
         }
     }
 
-    /** The file appends go to. {@code syncedAndClosed} lets a leader whose file was rotated away tell success from failure. */
+    /**
+     * The file appends go to. {@code syncedAndClosed} lets a leader whose file was rotated away tell
+     * success from failure. {@code writtenEnd} is the end of the last whole call written to it (set
+     * before {@link #writtenSequence}, so a leader that reads the sequence first and then this finds
+     * the records it syncs below it); {@code durableEnd} is the end of what a successful fsync
+     * covered — after a failed one, {@link #discardUnsynced} cuts the file back to it.
+     */
     private static final class ActiveFile {
         final FileIO.WritableFile file;
         volatile boolean syncedAndClosed;
+        volatile long writtenEnd;
+        final java.util.concurrent.atomic.AtomicLong durableEnd = new java.util.concurrent.atomic.AtomicLong();
 
         ActiveFile(FileIO.WritableFile file) {
             this.file = file;
+        }
+
+        /** Bytes up to {@code end} are on the device. */
+        void durableTo(long end) {
+            durableEnd.accumulateAndGet(end, Math::max);
         }
     }
 
@@ -181,6 +199,8 @@ public final class WalWriter implements AutoCloseable {
                 // what recovery found may sit only in the page cache of a process that crashed;
                 // make it as durable as anything this writer will acknowledge
                 f.sync();
+                active.writtenEnd = position;
+                active.durableTo(position);
             } catch (IOException e) {
                 closeQuietly(active);
                 throw new WalIoException("open for append", tail.path(), -1, e);
@@ -230,6 +250,7 @@ public final class WalWriter implements AutoCloseable {
             } catch (IOException e) {
                 throw rollback(startPosition, firstSequence, e);
             }
+            active.writtenEnd = position;
             writtenSequence = seq;
             metrics.appended(1, frameBytes);
             if (policy == FsyncPolicy.PER_WRITE) {
@@ -291,6 +312,7 @@ public final class WalWriter implements AutoCloseable {
                     frame(code | (bodies[i] == payloads.get(i) ? 0 : WalFormat.COMPRESSED_FLAG), seq, bodies[i]);
                     if (policy == FsyncPolicy.PER_WRITE) {
                         flush();
+                        active.writtenEnd = position;
                         syncActiveLocked(seq);
                     }
                 }
@@ -299,6 +321,7 @@ public final class WalWriter implements AutoCloseable {
                 throw rollback(startPosition, firstSequence, e);
             }
             last = nextSequence - 1;
+            active.writtenEnd = position;
             writtenSequence = last;
             metrics.appended(n, totalBytes);
         } finally {
@@ -523,6 +546,7 @@ public final class WalWriter implements AutoCloseable {
         // which rotation fsynced before making the next file active
         long target = writtenSequence;
         ActiveFile file = activeView;
+        long end = file.writtenEnd; // after target: covers target's records if they are in this file
         if (target <= syncedSequence) {
             return -1;
         }
@@ -542,6 +566,7 @@ public final class WalWriter implements AutoCloseable {
             // outside the write lock: appends continue and gather behind the next leader
             long began = System.nanoTime();
             file.file.sync();
+            file.durableTo(end);
             long took = System.nanoTime() - began;
             lastSyncNanos = took;
             metrics.groupSynced(took);
@@ -738,6 +763,9 @@ public final class WalWriter implements AutoCloseable {
             // durable, so a power loss cannot bring back half of what this call wrote next to what
             // the next call writes at the same offsets
             active.file.sync();
+            // the file now ends here, all of it synced (a PER_WRITE batch may have marked more before it failed)
+            active.writtenEnd = startPosition;
+            active.durableEnd.set(startPosition);
         } catch (IOException e) {
             cause.addSuppressed(e);
             return poison(e);
@@ -775,6 +803,7 @@ public final class WalWriter implements AutoCloseable {
         } catch (IOException e) {
             throw poison(e);
         }
+        active.durableTo(position);
         markSynced(target);
     }
 
@@ -882,6 +911,8 @@ public final class WalWriter implements AutoCloseable {
             discard(created, path);
             throw poison(e);
         }
+        created.writtenEnd = WalFormat.HEADER_SIZE;
+        created.durableTo(WalFormat.HEADER_SIZE);
         files.add(new FileEntry(path, startSequence));
         return created;
     }
@@ -935,6 +966,51 @@ public final class WalWriter implements AutoCloseable {
                 }
             }
             return removed;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * After a failed fsync: cuts the active file back to the end of the last record a successful
+     * fsync covered, and makes the cut durable. The records after it were never acknowledged under
+     * {@code PER_WRITE} and {@code PER_BATCH}; under {@code PERIODIC} some were (they are in the
+     * engine's memtables: flush those first). Their bytes may be in the page cache and not on the
+     * device — after a failed fsync the kernel may have marked them clean — so a reopen that
+     * replayed the file as read back could bring back records nobody was told were stored, and,
+     * worse, put acknowledged records behind a tail that a crash later turns into a hole. Once cut,
+     * the file holds exactly what was synced, on the device and in the cache alike. The log stays
+     * poisoned: close it and open it again (which replays the file) to append.
+     *
+     * @return true if the log now holds only what fsyncs covered (also when it was never poisoned);
+     *     false if the cut or its fsync failed (the device still fails: try again later) or the log is closed
+     */
+    public boolean discardUnsynced() {
+        writeLock.lock();
+        try {
+            if (poison == null || discarded) {
+                return true; // appends are refused once poisoned: a cut made stays made
+            }
+            if (closed) {
+                return false;
+            }
+            long keep = active.durableEnd.get();
+            long dropped = position - keep;
+            try {
+                active.file.truncate(keep);
+                active.file.sync();
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "WAL: cannot cut the log back to its last synced record yet [path={0}, offset={1}]: {2}",
+                        active.file.path(), keep, e.toString());
+                return false;
+            }
+            position = keep;
+            preallocatedEnd = keep;
+            active.writtenEnd = keep;
+            discarded = true;
+            LOG.log(Level.WARNING, "WAL cut back to its last synced record after a failed fsync [path={0}, offset={1}, droppedBytes={2}]",
+                    active.file.path(), keep, dropped);
+            return true;
         } finally {
             writeLock.unlock();
         }
@@ -1016,6 +1092,7 @@ public final class WalWriter implements AutoCloseable {
                 try {
                     active.file.sync();
                     metrics.synced();
+                    active.durableTo(position);
                     active.syncedAndClosed = true;
                     markSynced(writtenSequence);
                 } catch (IOException e) {

@@ -92,6 +92,48 @@ class WalFaultInjectionTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = FsyncPolicy.class, names = {"PER_WRITE", "PER_BATCH"})
+    void afterAFailedFsyncTheLogIsCutBackToWhatFsyncsCoveredBeforeItIsReopened(FsyncPolicy policy) {
+        SimulatedFileIO io = WalFixtures.simulated();
+        WalConfig config = WalFixtures.config(io, policy);
+        List<Long> acked = new ArrayList<>();
+        WalWriter wal = WalWriter.open(config, new WalMetrics());
+        for (int i = 0; i < 5; i++) {
+            acked.add(wal.appendDurable(WalRecordType.DATA, WalFixtures.payload("acked-" + i)));
+        }
+        long durableBytes = io.contents(wal.activeFile()).length;
+        io.failFileSyncs(true);
+        assertThatThrownBy(() -> wal.appendBatch(WalRecordType.DATA, List.of(WalFixtures.payload("refused-1"), WalFixtures.payload("refused-2"))))
+                .isInstanceOf(WalPoisonedException.class);
+        assertThat(io.failedSyncs.get()).as("the fault fired").isPositive();
+        assertThat(wal.discardUnsynced()).as("the cut cannot be made durable while fsyncs fail").isFalse();
+        io.failFileSyncs(false);
+        assertThat(wal.discardUnsynced()).isTrue();
+        assertThat(wal.isHealthy()).as("still poisoned until reopened").isFalse();
+        wal.close();
+        // the refused records' bytes had reached the file: the cut took them out, so neither a replay
+        // nor a power loss after it sees them, and every acknowledged record is still there
+        assertThat(io.contents(wal.activeFile()).length).isLessThanOrEqualTo((int) durableBytes);
+        assertThat(WalFixtures.recover(config)).extracting(Replayed::sequence).containsExactlyElementsOf(acked);
+        io.powerLoss(SimulatedFileIO.PowerLoss.DROP, new Random(1));
+        assertThat(WalFixtures.recover(config)).extracting(Replayed::sequence).containsExactlyElementsOf(acked);
+        try (WalWriter reopened = WalWriter.open(config, new WalMetrics())) {
+            assertThat(reopened.appendDurable(WalRecordType.DATA, WalFixtures.payload("after"))).isEqualTo(acked.getLast() + 1);
+        }
+    }
+
+    @Test
+    void aHealthyLogHasNothingToCut() {
+        SimulatedFileIO io = WalFixtures.simulated();
+        try (WalWriter wal = WalWriter.open(WalFixtures.config(io, FsyncPolicy.PER_BATCH), new WalMetrics())) {
+            wal.appendDurable(WalRecordType.DATA, WalFixtures.payload("x"));
+            long before = io.contents(wal.activeFile()).length;
+            assertThat(wal.discardUnsynced()).isTrue();
+            assertThat(io.contents(wal.activeFile()).length).isEqualTo((int) before);
+        }
+    }
+
     @Test
     void failedPeriodicSyncPoisonsTheLog() throws Exception {
         SimulatedFileIO io = WalFixtures.simulated();
