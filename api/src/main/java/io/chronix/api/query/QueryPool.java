@@ -114,6 +114,15 @@ final class QueryPool implements AutoCloseable {
      * @param maxWaiting queries that may wait for a thread; the next one is refused
      */
     QueryPool(int threads, int maxWaiting) {
+        this(threads, maxWaiting, 0);
+    }
+
+    /**
+     * @param niceStep raise each thread's Linux nice value by this much (0: leave it): with every
+     *                 core busy, the scheduler then favours the threads that serve HTTP over
+     *                 queries' statements ({@link ThreadNice})
+     */
+    QueryPool(int threads, int maxWaiting, int niceStep) {
         if (threads < 1 || maxWaiting < 0) {
             throw new IllegalArgumentException("a query pool needs a thread and a queue of zero or more [threads=" + threads
                     + ", maxWaiting=" + maxWaiting + "]");
@@ -121,7 +130,12 @@ final class QueryPool implements AutoCloseable {
         this.maxWaiting = maxWaiting;
         this.workers = new Thread[threads];
         for (int i = 0; i < threads; i++) {
-            workers[i] = Thread.ofPlatform().daemon().name("chronix-query-" + (i + 1)).unstarted(this::work);
+            workers[i] = Thread.ofPlatform().daemon().name("chronix-query-" + (i + 1)).unstarted(() -> {
+                if (niceStep > 0 && ThreadNice.lowerCurrentThread(niceStep) < 0) {
+                    log.debug("query thread priority unchanged (not supported here)");
+                }
+                work();
+            });
             workers[i].start();
         }
     }

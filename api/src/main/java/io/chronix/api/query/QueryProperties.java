@@ -40,6 +40,11 @@ import java.time.Duration;
  * @param poolQueue      queries that may wait for a pool thread (default 64); the next one is
  *                       refused with 503 {@code query-capacity} and {@code Retry-After}. A waiting
  *                       query still times out at its tenant's {@code queryTimeout}
+ * @param poolNice       how much lower the pool threads' CPU priority is than the service's other
+ *                       threads (Linux nice steps, 0–19; default 10): when every core is busy the
+ *                       scheduler gives the threads that serve HTTP the cores first, so queries
+ *                       cannot slow {@code /ping}, the probes and the writes much; alone on the
+ *                       cores, a query runs as fast as before
  * @param warmUpHttpQueries queries the service then sends itself over its own port, once it is
  *                       open and before it reports ready, as a tenant that exists only for them:
  *                       the HTTP side of the query path (the connector, the token and namespace
@@ -59,7 +64,8 @@ public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("20s") @NotNull Duration warmUpTime,
                               @DefaultValue("9000") @Min(0) int warmUpHttpQueries,
                               @DefaultValue("0") @Min(0) int poolThreads,
-                              @DefaultValue("64") @Min(0) int poolQueue) {
+                              @DefaultValue("64") @Min(0) int poolQueue,
+                              @DefaultValue("10") @Min(0) @jakarta.validation.constraints.Max(19) int poolNice) {
 
     /** {@link #poolThreads} with 0 resolved against this machine. */
     public int queryPoolThreads() {

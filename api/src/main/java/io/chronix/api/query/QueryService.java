@@ -105,7 +105,7 @@ public class QueryService implements AutoCloseable {
         this.directory = directory;
         this.properties = properties;
         this.meters = meters.getIfAvailable(SimpleMeterRegistry::new);
-        this.pool = new QueryPool(properties.queryPoolThreads(), properties.poolQueue());
+        this.pool = new QueryPool(properties.queryPoolThreads(), properties.poolQueue(), properties.poolNice());
         Gauge.builder("chronix.query.pool.threads", pool, QueryPool::threads).register(this.meters);
         Gauge.builder("chronix.query.pool.running", pool, QueryPool::running).register(this.meters);
         Gauge.builder("chronix.query.pool.waiting", pool, QueryPool::waiting).register(this.meters);

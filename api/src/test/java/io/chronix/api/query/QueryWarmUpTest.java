@@ -60,7 +60,7 @@ class QueryWarmUpTest {
 
     static QueryProperties properties(int queries, Duration time) {
         return new QueryProperties(2, DataSize.ofGigabytes(1), DataSize.ofGigabytes(1), DataSize.ofGigabytes(4),
-                DataSize.ofMegabytes(0), 1, queries, time, 0, 0, 64);
+                DataSize.ofMegabytes(0), 1, queries, time, 0, 0, 64, 10);
     }
 
     QueryWarmUp warmUp(int queries, Duration time) {
