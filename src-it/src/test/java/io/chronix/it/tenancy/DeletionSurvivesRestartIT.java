@@ -43,7 +43,7 @@ class DeletionSurvivesRestartIT {
             client.createNamespace(t.adminToken(), "doomed");
             long id = namespaceId(services, "doomed");
             dir = data.resolve("namespaces").resolve(Long.toString(id));
-            assertThat(dir).doesNotExist(); // creating a namespace touches no disk
+            assertThat(dir.resolve("IDENTITY")).exists(); // creating a namespace makes its directory and identity, durably
             Files.createDirectories(dir.resolve("wal"));
             Files.writeString(dir.resolve("wal/wal_00000000000000000001.cxwl"), "engine data stand-in");
 
