@@ -1,7 +1,6 @@
 package io.chronix.engine;
 
 import io.chronix.engine.catalog.SegmentEntry;
-import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.memtable.Memtable;
 import io.chronix.engine.memtable.SeriesRef;
 import io.chronix.engine.memtable.SeriesRegistry;
@@ -14,8 +13,10 @@ import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
 import io.chronix.engine.segment.SegmentFile;
+import io.chronix.engine.store.SegmentStore;
 import io.chronix.engine.summary.FieldAggregate;
 import io.chronix.engine.summary.SegmentSummary;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -57,7 +58,7 @@ final class Aggregator {
 
         /** As {@link #skip(List, List)}, also given the scan's archived candidates (which may hold the same rows). */
         default Set<String> skip(List<SegmentEntry> candidates, List<Memtable> memtables,
-                List<io.chronix.engine.archive.ArchivedSegment> archived) {
+                List<io.chronix.engine.catalog.ArchivedSegment> archived) {
             return skip(candidates, memtables);
         }
     }

@@ -1,11 +1,11 @@
 package io.chronix.engine;
 
 import io.chronix.engine.cache.BlockCache;
-import io.chronix.engine.catalog.CsxSegmentStore;
-import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.io.NioFileIO;
 import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.store.CsxSegmentStore;
+import io.chronix.engine.store.SegmentStore;
 import io.chronix.engine.wal.FsyncPolicy;
 import io.chronix.engine.wal.WalConfig;
 

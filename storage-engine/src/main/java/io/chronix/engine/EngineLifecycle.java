@@ -1,9 +1,7 @@
 package io.chronix.engine;
 
-import io.chronix.engine.cache.MetadataCache;
 import io.chronix.engine.catalog.Catalog;
 import io.chronix.engine.catalog.SegmentEntry;
-import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.catalog.TombstoneEntry;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.lifecycle.DeletePlan;
@@ -26,6 +24,9 @@ import io.chronix.engine.schema.SchemaRegistry;
 import io.chronix.engine.segment.SegmentFile;
 import io.chronix.engine.segment.SeriesIndex;
 import io.chronix.engine.segment.SeriesSidecar;
+import io.chronix.engine.store.MetadataCache;
+import io.chronix.engine.store.SegmentStore;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.TimeStampVector;

@@ -1,19 +1,20 @@
 package io.chronix.engine;
 
-import io.chronix.engine.read.ScanStatistics;
-import io.chronix.engine.cache.MetadataCache;
 import io.chronix.engine.catalog.SegmentEntry;
-import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.memtable.LastValue;
 import io.chronix.engine.memtable.SeriesRef;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.read.LastPoint;
+import io.chronix.engine.read.ScanStatistics;
 import io.chronix.engine.read.SeriesLastPoint;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
 import io.chronix.engine.schema.SchemaRegistry;
 import io.chronix.engine.segment.SegmentFile;
+import io.chronix.engine.store.MetadataCache;
+import io.chronix.engine.store.SegmentStore;
+
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.ArrayList;

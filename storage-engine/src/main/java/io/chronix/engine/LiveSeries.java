@@ -1,12 +1,12 @@
 package io.chronix.engine;
 
 import io.chronix.engine.catalog.SegmentEntry;
-import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.memtable.Memtable;
 import io.chronix.engine.memtable.SeriesRef;
 import io.chronix.engine.memtable.SeriesRegistry;
 import io.chronix.engine.segment.SegmentFile;
 import io.chronix.engine.segment.SeriesIndex;
+import io.chronix.engine.store.SegmentStore;
 
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;

@@ -1,10 +1,11 @@
 package io.chronix.engine;
 
 import io.chronix.engine.archive.ArchiveReport;
-import io.chronix.engine.archive.ArchivedSegment;
+import io.chronix.engine.catalog.ArchivedSegment;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.TagPredicate;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

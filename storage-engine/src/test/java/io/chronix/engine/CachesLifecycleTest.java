@@ -1,7 +1,6 @@
 package io.chronix.engine;
 
 import io.chronix.engine.cache.BlockCache;
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.io.NioFileIO;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.LastPoint;
@@ -11,6 +10,8 @@ import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.segment.SegmentFile;
 import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.store.CsxSegmentStore;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

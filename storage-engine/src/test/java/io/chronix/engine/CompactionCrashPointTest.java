@@ -1,9 +1,10 @@
 package io.chronix.engine;
 
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.store.CsxSegmentStore;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

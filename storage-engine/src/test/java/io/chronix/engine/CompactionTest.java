@@ -1,7 +1,6 @@
 package io.chronix.engine;
 
 import io.chronix.engine.catalog.ColumnStats;
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.catalog.SegmentEntry;
 import io.chronix.engine.compaction.Backpressure;
 import io.chronix.engine.compaction.CompactionResult;
@@ -11,6 +10,8 @@ import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentFile;
 import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.store.CsxSegmentStore;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,8 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

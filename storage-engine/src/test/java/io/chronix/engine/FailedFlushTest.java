@@ -1,13 +1,14 @@
 package io.chronix.engine;
 
-import io.chronix.engine.catalog.CsxSegmentStore;
-import io.chronix.engine.catalog.SegmentStore;
 import io.chronix.engine.error.FlushFailedException;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.segment.SegmentFile;
+import io.chronix.engine.store.CsxSegmentStore;
+import io.chronix.engine.store.SegmentStore;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;

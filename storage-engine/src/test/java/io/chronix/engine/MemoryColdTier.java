@@ -1,15 +1,16 @@
 package io.chronix.engine;
 
 import io.chronix.engine.archive.ArchiveSource;
-import io.chronix.engine.archive.ArchivedSegment;
 import io.chronix.engine.archive.ColdTier;
-import io.chronix.engine.archive.StoredObject;
+import io.chronix.engine.catalog.ArchivedSegment;
+import io.chronix.engine.catalog.StoredObject;
 import io.chronix.engine.error.StorageBackendException;
 import io.chronix.engine.read.BatchListReader;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.storage.NamespaceId;
 import io.chronix.engine.storage.SegmentPath;
 import io.chronix.engine.storage.ShardId;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;

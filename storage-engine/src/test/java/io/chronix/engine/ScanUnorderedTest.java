@@ -4,6 +4,7 @@ import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.TagPredicate;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 
@@ -60,8 +61,8 @@ class ScanUnorderedTest extends TenMinuteShardsTest {
     }
 
     /** Reads as {@code inner} does, but the third read fails after handing over its batches. */
-    private record FailingReads(io.chronix.engine.catalog.SegmentStore inner, java.util.concurrent.atomic.AtomicInteger reads)
-            implements io.chronix.engine.catalog.SegmentStore {
+    private record FailingReads(io.chronix.engine.store.SegmentStore inner, java.util.concurrent.atomic.AtomicInteger reads)
+            implements io.chronix.engine.store.SegmentStore {
         @Override
         public long write(io.chronix.engine.segment.SegmentFile file, io.chronix.engine.segment.SegmentColumns columns, long maxWalSequence) {
             return inner.write(file, columns, maxWalSequence);
@@ -178,7 +179,7 @@ class ScanUnorderedTest extends TenMinuteShardsTest {
     void aReadFailingWhileHelpersWorkFailsTheScanAndLeaksNoBuffer() {
         java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
         engine = fx.open(dir, tenMinuteShards()
-                .withSegments((io, seg, tmp) -> new FailingReads(new io.chronix.engine.catalog.CsxSegmentStore(io, seg, tmp), reads)));
+                .withSegments((io, seg, tmp) -> new FailingReads(new io.chronix.engine.store.CsxSegmentStore(io, seg, tmp), reads)));
         for (int shard = 0; shard < 6; shard++) {
             write(T0 + shard * 600 * SECOND, 60, 4, false);
         }

@@ -1,6 +1,5 @@
 package io.chronix.engine;
 
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.io.NioFileIO;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.model.PointBatch;
@@ -9,9 +8,11 @@ import io.chronix.engine.read.AggregateResult;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.segment.SegmentReader;
 import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.store.CsxSegmentStore;
 import io.chronix.engine.summary.FieldAggregate;
 import io.chronix.engine.summary.SegmentSummary;
 import io.chronix.engine.summary.SummaryReader;
+
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampVector;

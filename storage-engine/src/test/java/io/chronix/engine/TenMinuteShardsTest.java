@@ -1,7 +1,8 @@
 package io.chronix.engine;
 
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.store.CsxSegmentStore;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -3,13 +3,14 @@ package io.chronix.bench.cache;
 import io.chronix.bench.engine.EngineBench;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.cache.BlockCache;
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.io.NioFileIO;
-import io.chronix.engine.segment.SegmentFile;
-import io.chronix.engine.segment.SegmentWriterConfig;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
+import io.chronix.engine.segment.SegmentFile;
+import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.store.CsxSegmentStore;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -3,9 +3,9 @@ package io.chronix.bench.compaction;
 import io.chronix.bench.engine.EngineBench;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.EngineConfig;
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.maintenance.MaintenanceScheduler;
 import io.chronix.engine.segment.SegmentWriterConfig;
+import io.chronix.engine.store.CsxSegmentStore;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,11 +1,11 @@
 package io.chronix.archive.parquet;
 
 import io.chronix.engine.archive.ArchiveSource;
-import io.chronix.engine.archive.ArchivedSegment;
 import io.chronix.engine.archive.ColdObjectException;
 import io.chronix.engine.archive.ColdTier;
-import io.chronix.engine.archive.StoredObject;
+import io.chronix.engine.catalog.ArchivedSegment;
 import io.chronix.engine.catalog.ColumnStats;
+import io.chronix.engine.catalog.StoredObject;
 import io.chronix.engine.error.StorageBackendException;
 import io.chronix.engine.read.TagPredicate;
 import io.chronix.engine.schema.Column;
@@ -14,6 +14,7 @@ import io.chronix.engine.storage.ObjectInfo;
 import io.chronix.engine.storage.SegmentPath;
 import io.chronix.engine.storage.ShardId;
 import io.chronix.engine.storage.StorageBackend;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 

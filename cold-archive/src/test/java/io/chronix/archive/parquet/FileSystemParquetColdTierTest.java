@@ -3,6 +3,7 @@ package io.chronix.archive.parquet;
 import io.chronix.archive.store.FileSystemBackend;
 import io.chronix.engine.Chronix;
 import io.chronix.engine.storage.StorageBackend;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -54,13 +55,13 @@ class FileSystemParquetColdTierTest extends ParquetColdTierContract {
         ParquetColdTier tier = fx.tier(backend(), 3, dir.resolve("ns3"));
         io.chronix.engine.catalog.SegmentEntry entry = new io.chronix.engine.catalog.SegmentEntry(1, "shard_1/seg_1_1.csx", 1, "m", 0, 1, 1, 1,
                 1, 0, List.of());
-        io.chronix.engine.archive.ArchivedSegment good = new io.chronix.engine.archive.ArchivedSegment(entry,
-                new io.chronix.engine.archive.StoredObject(key.key(), bytes.length, (int) crc.getValue(), "e1"), 0);
+        io.chronix.engine.catalog.ArchivedSegment good = new io.chronix.engine.catalog.ArchivedSegment(entry,
+                new io.chronix.engine.catalog.StoredObject(key.key(), bytes.length, (int) crc.getValue(), "e1"), 0);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> tier.read(good, List.of("time"), Long.MIN_VALUE, Long.MAX_VALUE, List.of(),
                         fx.allocator, b -> { }))
                 .isInstanceOf(io.chronix.engine.archive.ColdObjectException.class).hasMessageContaining("layout version 1").hasMessageContaining("found=2");
-        io.chronix.engine.archive.ArchivedSegment otherBytes = new io.chronix.engine.archive.ArchivedSegment(entry,
-                new io.chronix.engine.archive.StoredObject(key.key(), bytes.length, (int) crc.getValue() + 1, "e2"), 0);
+        io.chronix.engine.catalog.ArchivedSegment otherBytes = new io.chronix.engine.catalog.ArchivedSegment(entry,
+                new io.chronix.engine.catalog.StoredObject(key.key(), bytes.length, (int) crc.getValue() + 1, "e2"), 0);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> tier.read(otherBytes, List.of("time"), Long.MIN_VALUE, Long.MAX_VALUE,
                         List.of(), fx.allocator, b -> { }))
                 .isInstanceOf(io.chronix.engine.archive.ColdObjectException.class).hasMessageContaining("differs from the catalog");

@@ -2,11 +2,12 @@ package io.chronix.archive.parquet;
 
 import io.chronix.engine.Chronix;
 import io.chronix.engine.archive.ArchiveReport;
-import io.chronix.engine.archive.ArchivedSegment;
+import io.chronix.engine.catalog.ArchivedSegment;
 import io.chronix.engine.model.PointBatch;
 import io.chronix.engine.storage.NamespaceId;
 import io.chronix.engine.storage.SegmentPath;
 import io.chronix.engine.storage.StorageBackend;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

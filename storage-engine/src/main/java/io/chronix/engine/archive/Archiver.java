@@ -1,12 +1,15 @@
 package io.chronix.engine.archive;
 
-import io.chronix.engine.cache.MetadataCache;
+import io.chronix.engine.catalog.ArchivedSegment;
 import io.chronix.engine.catalog.Catalog;
 import io.chronix.engine.catalog.ColumnStats;
 import io.chronix.engine.catalog.SegmentEntry;
-import io.chronix.engine.catalog.SegmentStore;
+import io.chronix.engine.catalog.StoredObject;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.segment.SegmentFile;
+import io.chronix.engine.store.MetadataCache;
+import io.chronix.engine.store.SegmentStore;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;

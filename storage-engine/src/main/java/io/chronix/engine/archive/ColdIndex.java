@@ -1,7 +1,8 @@
 package io.chronix.engine.archive;
 
-import io.chronix.engine.cache.MetadataCache;
+import io.chronix.engine.catalog.ArchivedSegment;
 import io.chronix.engine.read.TagPredicate;
+import io.chronix.engine.store.MetadataCache;
 
 import java.util.ArrayList;
 import java.util.Collection;

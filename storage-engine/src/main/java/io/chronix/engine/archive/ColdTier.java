@@ -1,6 +1,9 @@
 package io.chronix.engine.archive;
 
+import io.chronix.engine.catalog.ArchivedSegment;
+import io.chronix.engine.catalog.StoredObject;
 import io.chronix.engine.read.TagPredicate;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 

@@ -1,8 +1,8 @@
 /**
  * The cold tier as the engine sees it: the {@link io.chronix.engine.archive.ColdTier} SPI (written
  * by {@code cold-archive} as Parquet over a {@link io.chronix.engine.storage.StorageBackend}), the
- * archived segments the catalog records ({@link io.chronix.engine.archive.ArchivedSegment}), their
- * in-memory index for scans ({@link io.chronix.engine.archive.ColdIndex}) and the archiving pass
+ * in-memory index for scans ({@link io.chronix.engine.archive.ColdIndex}) of the archived segments
+ * the catalog records ({@link io.chronix.engine.catalog.ArchivedSegment}), and the archiving pass
  * ({@link io.chronix.engine.archive.Archiver}).
  *
  * <p>Invariant of the pass: a segment's rows are in the hot tier, in the archive, or in both — never

@@ -1,7 +1,7 @@
 package io.chronix.engine.catalog;
 
-import io.chronix.engine.archive.ArchivedSegment;
-import io.chronix.engine.archive.StoredObject;
+import io.chronix.engine.catalog.ArchivedSegment;
+import io.chronix.engine.catalog.StoredObject;
 
 import java.util.ArrayList;
 import java.util.List;

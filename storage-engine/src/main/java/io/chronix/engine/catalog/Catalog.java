@@ -1,9 +1,9 @@
 package io.chronix.engine.catalog;
 
-import io.chronix.engine.archive.ArchivedSegment;
+import io.chronix.engine.catalog.ArchivedSegment;
 import io.chronix.engine.error.CorruptFileException;
-import io.chronix.engine.error.UnsupportedFormatVersionException;
 import io.chronix.engine.error.StorageIoException;
+import io.chronix.engine.error.UnsupportedFormatVersionException;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.schema.SchemaRegistry.CatalogDeclaration;
 

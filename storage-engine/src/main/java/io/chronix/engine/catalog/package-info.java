@@ -4,9 +4,10 @@
  * the catalog and opens no segment file, so open time grows with the number of segments, not with
  * their bytes. Format: {@code docs/format/catalog.md}.
  *
- * <p>Also here: {@link io.chronix.engine.catalog.SegmentStore}, the boundary through which flush
- * writes segment files and reads them back, so the catalog and read path do not depend on one
- * segment format.
+ * <p>The catalog depends on no segment format, cache or archive code: it records
+ * {@link io.chronix.engine.catalog.SegmentEntry} and {@link io.chronix.engine.catalog.ArchivedSegment}
+ * values (the stored object an archive pass wrote, {@link io.chronix.engine.catalog.StoredObject},
+ * included); {@code io.chronix.engine.store} writes and reads the files they name.
  *
  * <p>Threading: {@link io.chronix.engine.catalog.Catalog} appends are serialized by its monitor;
  * records are immutable. Nullness: non-null unless documented.

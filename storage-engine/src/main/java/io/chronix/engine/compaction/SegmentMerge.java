@@ -2,19 +2,20 @@ package io.chronix.engine.compaction;
 
 import io.chronix.engine.catalog.ColumnStats;
 import io.chronix.engine.catalog.SegmentEntry;
-import io.chronix.engine.catalog.SegmentStatistics;
 import io.chronix.engine.io.FileIO;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.segment.SegmentFile;
 import io.chronix.engine.segment.SegmentMeta;
 import io.chronix.engine.segment.SegmentReader;
-import io.chronix.engine.catalog.CsxSegmentStore;
 import io.chronix.engine.segment.SegmentWriter;
-import io.chronix.engine.summary.SummaryBuilder;
 import io.chronix.engine.segment.SegmentWriterConfig;
 import io.chronix.engine.segment.SeriesIndex;
 import io.chronix.engine.segment.SeriesSidecar;
+import io.chronix.engine.store.CsxSegmentStore;
+import io.chronix.engine.store.SegmentStatistics;
+import io.chronix.engine.summary.SummaryBuilder;
+
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;

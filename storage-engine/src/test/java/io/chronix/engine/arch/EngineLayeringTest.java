@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The engine is a library anyone can embed: no Spring, and no other Chronix module. */
@@ -31,5 +32,10 @@ class EngineLayeringTest {
         noClasses().should().dependOnClassesThat()
                 .resideInAnyPackage("io.chronix.api..", "io.chronix.tenancy..", "io.chronix.archive..", "io.chronix.bench..", "io.chronix.it..")
                 .check(engine);
+    }
+
+    @Test
+    void enginePackagesAreFreeOfCycles() {
+        slices().matching("io.chronix.engine.(*)..").should().beFreeOfCycles().check(engine);
     }
 }

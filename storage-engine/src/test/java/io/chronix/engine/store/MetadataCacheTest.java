@@ -1,6 +1,7 @@
-package io.chronix.engine.cache;
+package io.chronix.engine.store;
 
 import io.chronix.engine.catalog.SegmentEntry;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.chronix.engine.archive;
+package io.chronix.engine.catalog;
 
 import java.util.Objects;
 

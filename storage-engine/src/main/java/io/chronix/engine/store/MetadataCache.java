@@ -1,4 +1,4 @@
-package io.chronix.engine.cache;
+package io.chronix.engine.store;
 
 import io.chronix.engine.catalog.ColumnStats;
 import io.chronix.engine.catalog.SegmentEntry;

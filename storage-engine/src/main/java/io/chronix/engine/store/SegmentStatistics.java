@@ -1,5 +1,6 @@
-package io.chronix.engine.catalog;
+package io.chronix.engine.store;
 
+import io.chronix.engine.catalog.ColumnStats;
 import io.chronix.engine.model.FieldType;
 import io.chronix.engine.schema.Column;
 import io.chronix.engine.segment.SegmentColumns;

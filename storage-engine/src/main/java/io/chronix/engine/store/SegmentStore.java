@@ -1,9 +1,10 @@
-package io.chronix.engine.catalog;
+package io.chronix.engine.store;
 
-import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.read.FieldPredicate;
 import io.chronix.engine.read.TagPredicate;
+import io.chronix.engine.segment.SegmentColumns;
 import io.chronix.engine.segment.SegmentFile;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 

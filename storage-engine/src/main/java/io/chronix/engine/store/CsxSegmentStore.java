@@ -1,4 +1,4 @@
-package io.chronix.engine.catalog;
+package io.chronix.engine.store;
 
 import io.chronix.engine.cache.BlockCache;
 import io.chronix.engine.error.StorageIoException;
@@ -20,6 +20,7 @@ import io.chronix.engine.summary.SegmentSummary;
 import io.chronix.engine.summary.SummaryBuilder;
 import io.chronix.engine.summary.SummaryReader;
 import io.chronix.engine.summary.SummaryWriter;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

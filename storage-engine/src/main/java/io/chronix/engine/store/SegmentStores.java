@@ -1,6 +1,7 @@
-package io.chronix.engine.catalog;
+package io.chronix.engine.store;
 
 import io.chronix.engine.read.TagPredicate;
+
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
