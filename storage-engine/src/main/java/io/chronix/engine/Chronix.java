@@ -2204,6 +2204,14 @@ public final class Chronix implements AutoCloseable {
     }
 
     /**
+     * Zeros the WAL's active file holds past its last record (its preallocation): bytes on disk
+     * that hold no data, which a count of stored bytes leaves out.
+     */
+    public long walPreallocatedBytes() {
+        return wal.preallocatedBytes();
+    }
+
+    /**
      * A failed fsync that makes this engine refuse work until it is closed and opened again, if
      * one failed: the WAL's ({@link io.chronix.engine.error.WalPoisonedException}: every write is
      * refused) or else the catalog's (a {@link StorageIoException}: every flush, compaction and

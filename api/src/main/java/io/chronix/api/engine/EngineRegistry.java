@@ -627,6 +627,22 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         return out;
     }
 
+    /**
+     * Per open engine, the zeros its WAL preallocated past its records ({@link
+     * Chronix#walPreallocatedBytes()}): disk in its directory that stored bytes leave out. A closed
+     * engine's WAL has none (close trims them).
+     */
+    public Map<Long, Long> walPreallocationOfOpenEngines() {
+        Map<Long, Long> out = new java.util.HashMap<>();
+        for (Entry e : entries.values()) {
+            Chronix c = e.engine;
+            if (c != null) {
+                out.put(e.id, c.walPreallocatedBytes());
+            }
+        }
+        return out;
+    }
+
     /** The open engine of a namespace id, if any (for metrics and tests; take a lease to use it). */
     public List<Long> openNamespaceIds() {
         List<Long> ids = new ArrayList<>();

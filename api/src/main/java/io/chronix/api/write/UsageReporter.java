@@ -27,8 +27,8 @@ import java.util.stream.Stream;
  * Usage counters to PostgreSQL in the background, never on the write path: the write path adds
  * points here (a map update); every {@code chronix.usage.report-interval} (default 5 s), and once
  * more at shutdown, each namespace written since gets its points added and its series count and
- * stored bytes set: hot (the size of its engine directory, the local cache of cold objects left
- * out) plus cold (the archived objects its engine's catalog records), which is what
+ * stored bytes set: hot (the size of its engine directory, the local cache of cold objects and the
+ * zeros its WAL preallocated past its records left out) plus cold (the archived objects its engine's catalog records), which is what
  * {@code maxStoredBytes} limits.
  *
  * <p>Threading: thread-safe; reports run on Spring's scheduler, one at a time.
@@ -108,6 +108,8 @@ class UsageReporter {
         if (pending.isEmpty()) {
             return;
         }
+        Map<Long, Long> coldOfOpen = engines.coldBytesOfOpenEngines(); // written since the last report: open
+        Map<Long, Long> walZerosOfOpen = engines.walPreallocationOfOpenEngines();
         for (Long id : pending.keySet().toArray(Long[]::new)) {
             Pending p = pending.remove(id);
             if (p == null) {
@@ -118,8 +120,9 @@ class UsageReporter {
                 if (points > 0) {
                     usage.addPointsWritten(id, points);
                 }
-                long cold = engines.coldBytesOfOpenEngines().getOrDefault(id, 0L); // written since the last report: open
-                usage.report(id, p.series, directorySize(locations.directory(new NamespaceId(id))) + cold, cold);
+                long cold = coldOfOpen.getOrDefault(id, 0L);
+                long hot = Math.max(0, directorySize(locations.directory(new NamespaceId(id))) - walZerosOfOpen.getOrDefault(id, 0L));
+                usage.report(id, p.series, hot + cold, cold);
             } catch (RuntimeException e) {
                 // keep the count for the next pass
                 Pending back = pending.computeIfAbsent(id, k -> new Pending());

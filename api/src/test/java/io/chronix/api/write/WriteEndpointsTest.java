@@ -55,6 +55,9 @@ class WriteEndpointsTest {
     @Autowired
     TenancyDirectory directory;
 
+    @Autowired
+    UsageReporter usageReporter;
+
     private final HttpClient client = HttpClient.newHttpClient();
 
     /** A tenant with namespace "metrics", a write:metrics token and a read-only token. */
@@ -127,6 +130,25 @@ class WriteEndpointsTest {
         HttpResponse<String> r = write(t, "?precision=ms", "cpu,host=a usage=1.5 " + now + "\ncpu,host=b usage=2 " + now + "\n");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
         assertThat(points(t, "cpu")).isEqualTo(2);
+    }
+
+    @Test
+    void aNamespaceOfFourPointsStoresKilobytesAndItsWalZerosDoNotCount() throws Exception {
+        Tenant t = tenant(null);
+        long now = System.currentTimeMillis();
+        HttpResponse<String> r = write(t, "?precision=ms", "cpu,host=a v=1 " + now + "\ncpu,host=b v=2 " + now
+                + "\nmem,host=a v=3 " + now + "\nmem,host=b v=4 " + now + "\n");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
+        Namespace ns = directory.namespace(t.id(), "metrics").orElseThrow();
+        long zeros = engines.apply(ns, e -> e.walPreallocatedBytes());
+        assertThat(zeros).as("the WAL preallocated a small extent, not 1 MiB").isPositive().isLessThanOrEqualTo(16 * 1024);
+
+        usageReporter.report();
+        JsonNode listed = new TestHttp(port).send("GET", "/api/v1/namespaces/metrics", t.admin(), null).json();
+        long stored = listed.get("storedBytes").asLong();
+        long onDisk = UsageReporter.directorySize(engines.apply(ns, e -> e.directory()));
+        assertThat(stored).as("stored bytes: the files without the WAL's zeros").isPositive().isLessThan(64 * 1024)
+                .isLessThanOrEqualTo(onDisk - zeros);
     }
 
     @Test

@@ -64,9 +64,10 @@ import java.util.zip.CRC32C;
  * </ul>
  *
  * <h2>Preallocation</h2>
- * The active file is kept extended past the records by written zeros ({@link
- * WalConfig#preallocation()} at a time), so most fsyncs write data only and commit no size change;
- * rotation and a clean close trim the zeros, recovery trims a crash's. See {@code docs/format/wal.md}.
+ * The active file is kept extended past the records by written zeros, each extension as large as
+ * the file already is (at least 16 KiB, at most {@link WalConfig#preallocation()}), so most fsyncs
+ * write data only and commit no size change while a quiet namespace's log stays small; rotation and
+ * a clean close trim the zeros, recovery trims a crash's. See {@code docs/format/wal.md}.
  *
  * <h2>Rotation</h2>
  * Before a call whose records would take the active file past {@link WalConfig#maxFileSize()}, the
@@ -831,7 +832,7 @@ public final class WalWriter implements AutoCloseable {
 
     /**
      * Makes sure the bytes of a call starting at {@code position} land on zeros written earlier, by
-     * extending the file {@link WalConfig#preallocation()} bytes past the call's end (never past
+     * extending the file {@link #extent} bytes past the call's end (never past
      * {@code maxFileSize}). The zeros' own size change is committed by the next fsync, once per
      * extent; every other fsync then only writes data. A failure (a full disk) is not the call's:
      * the partial zeros are cut and the call appends as it would without preallocation, failing or
@@ -839,11 +840,11 @@ public final class WalWriter implements AutoCloseable {
      */
     private void preallocate(long callBytes) {
         assert writeLock.isHeldByCurrentThread();
-        long extent = config.preallocation();
         long needed = position + callBytes;
-        if (extent == 0 || !preallocationSupported || needed <= preallocatedEnd) {
+        if (config.preallocation() == 0 || !preallocationSupported || needed <= preallocatedEnd) {
             return;
         }
+        long extent = extent(needed, config.preallocation());
         long target = Math.min(config.maxFileSize(), needed + extent);
         if (target < needed) {
             return; // a single call larger than a file: it grows the file itself
@@ -863,6 +864,31 @@ public final class WalWriter implements AutoCloseable {
                 e.addSuppressed(cut);
             }
             preallocatedEnd = position;
+        }
+    }
+
+    /** The smallest extension, and all a file of a few records is given ({@link #extent}). */
+    static final long MIN_EXTENT = 16 * 1024;
+
+    /**
+     * The zeros to add past a file that will hold {@code fileBytes}: as many as the file already
+     * holds, at least {@link #MIN_EXTENT}, at most {@code max} — the file doubles, as a growing
+     * array does. So a namespace that writes a few points keeps a WAL of kilobytes, not an extent
+     * of {@code max} (issue 47), while a busy one reaches whole extents after a few of them and
+     * commits a size change once per extent as before; the zeros never exceed the records by more
+     * than {@code MIN_EXTENT}.
+     */
+    static long extent(long fileBytes, long max) {
+        return Math.min(max, Math.max(MIN_EXTENT, fileBytes));
+    }
+
+    /** Zeros past the last record of the active file: disk the records do not use yet. */
+    public long preallocatedBytes() {
+        writeLock.lock();
+        try {
+            return Math.max(0, preallocatedEnd - position);
+        } finally {
+            writeLock.unlock();
         }
     }
 

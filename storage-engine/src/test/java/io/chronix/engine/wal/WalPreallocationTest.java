@@ -75,6 +75,41 @@ class WalPreallocationTest {
     }
 
     @Test
+    void aFewRecordsGetKilobytesOfZerosNotAWholeExtent() {
+        SimulatedFileIO io = WalFixtures.simulated();
+        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_BATCH).withPreallocation(1 << 20);
+        try (WalWriter wal = WalWriter.open(config, new WalMetrics())) {
+            appendAndAbandon(wal, 100);
+            Path file = wal.activeFile();
+            long end = recordsEnd(io, file);
+            long length = io.contents(file).length;
+            assertThat(end).as("100 small records").isLessThan(WalWriter.MIN_EXTENT);
+            assertThat(length).as("the smallest extension past them, not 1 MiB").isBetween(end, WalWriter.MIN_EXTENT + end);
+            assertThat(wal.preallocatedBytes()).isEqualTo(length - end);
+        }
+    }
+
+    @Test
+    void aGrowingFileGetsExtensionsAsLargeAsItselfUpToTheConfiguredExtent() {
+        SimulatedFileIO io = WalFixtures.simulated();
+        long max = 256 * 1024;
+        WalConfig config = WalFixtures.config(io, FsyncPolicy.PER_BATCH).withPreallocation(max).withMaxFileSize(64L << 20);
+        ByteBuffer big = ByteBuffer.allocate(2000);
+        try (WalWriter wal = WalWriter.open(config, new WalMetrics())) {
+            Path file = wal.activeFile();
+            for (int i = 0; i < 1000; i++) { // about 2 MB of records
+                wal.appendDurable(WalRecordType.DATA, big.duplicate());
+                long end = recordsEnd(io, file);
+                assertThat(wal.preallocatedBytes()).as("zeros after record " + i)
+                        .isLessThanOrEqualTo(Math.min(max, Math.max(WalWriter.MIN_EXTENT, end)) + big.capacity());
+            }
+            // 16, 32, 64, 128 KiB, then 256 KiB extents: a size change to commit once per extent, not per record
+            assertThat(io.preallocations.get()).isBetween(4, 4 + (int) (2_000_000 / max) + 2);
+            assertThat(wal.preallocatedBytes()).as("zeros ahead stay bounded by the configured extent").isLessThanOrEqualTo(max + big.capacity());
+        }
+    }
+
+    @Test
     void zeroedTailAfterACrashIsTheEndOfTheLogAndNotReportedAsTorn() {
         SimulatedFileIO io = WalFixtures.simulated();
         Crashed crashed = crash(io, config(io), 5);
