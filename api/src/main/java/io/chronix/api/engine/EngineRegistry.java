@@ -617,11 +617,15 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
 
     /** Cold-tier bytes of each open engine, by namespace id (for the per-namespace gauge). */
     public Map<Long, Long> coldBytesOfOpenEngines() {
+        return perOpenEngine(Chronix::coldBytes);
+    }
+
+    private Map<Long, Long> perOpenEngine(java.util.function.ToLongFunction<Chronix> figure) {
         Map<Long, Long> out = new java.util.HashMap<>();
         for (Entry e : entries.values()) {
             Chronix c = e.engine;
             if (c != null) {
-                out.put(e.id, c.coldBytes());
+                out.put(e.id, figure.applyAsLong(c));
             }
         }
         return out;
@@ -633,14 +637,7 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
      * engine's WAL has none (close trims them).
      */
     public Map<Long, Long> walPreallocationOfOpenEngines() {
-        Map<Long, Long> out = new java.util.HashMap<>();
-        for (Entry e : entries.values()) {
-            Chronix c = e.engine;
-            if (c != null) {
-                out.put(e.id, c.walPreallocatedBytes());
-            }
-        }
-        return out;
+        return perOpenEngine(Chronix::walPreallocatedBytes);
     }
 
     /** The open engine of a namespace id, if any (for metrics and tests; take a lease to use it). */
