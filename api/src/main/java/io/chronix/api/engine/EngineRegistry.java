@@ -20,7 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
@@ -43,7 +47,7 @@ import java.util.function.LongSupplier;
  * closed by a sweep on the shared scheduler; the next acquire reopens them (WAL replay of nothing).
  * Deleting a namespace ({@link #beforeDataRemoval}) waits for its leases to end, closes its engine
  * and refuses further acquires with {@link NamespaceGoneException}, so the reaper can remove the
- * directory. {@link #close()} flushes and closes every engine; the owner closes the scheduler after.
+ * directory. {@link #close()} closes every engine (flushing the large ones); the owner closes the scheduler after.
  *
  * <p>Storage failures: an engine whose WAL or catalog fsync failed refuses work until it is
  * reopened ({@link Chronix#syncFailure}). The registry notes it (a write that met it tells it, and
@@ -653,7 +657,31 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
 
     // ----------------------------------------------------------------------------- shutdown
 
-    /** Flushes and closes every engine. Idempotent. Close the scheduler after this. */
+    /**
+     * At shutdown, an engine whose memtables hold at least this much is flushed before it closes;
+     * a smaller one closes as it is and its next open replays its WAL (a few milliseconds for a
+     * few megabytes), so that stopping a node with thousands of quiet namespaces open costs their
+     * closes, not thousands of flushes. docs/operations.md, "Stopping".
+     */
+    static final long SHUTDOWN_FLUSH_MIN_BYTES = 8L << 20;
+    /** Flushes at shutdown start only within this long of its start; later engines close unflushed. */
+    static final Duration SHUTDOWN_FLUSH_BUDGET = Duration.ofSeconds(5);
+    /** Engines closed at once at shutdown: each close is mostly an fsync, so a few in flight. */
+    static final int SHUTDOWN_THREADS = 8;
+
+    private long shutdownFlushMinBytes = SHUTDOWN_FLUSH_MIN_BYTES;
+
+    /** Tests: the memtable size from which shutdown flushes an engine. */
+    void shutdownFlushMinBytes(long bytes) {
+        this.shutdownFlushMinBytes = bytes;
+    }
+
+    /**
+     * Closes every engine, {@link #SHUTDOWN_THREADS} at a time, the largest memtables first;
+     * flushes those holding {@link #SHUTDOWN_FLUSH_MIN_BYTES} or more while within {@link
+     * #SHUTDOWN_FLUSH_BUDGET} of the start. Nothing acknowledged depends on a flush: the WAL holds
+     * it, and the next open replays it. Idempotent. Close the scheduler after this.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -663,16 +691,45 @@ public final class EngineRegistry implements NamespaceDataListener, AutoCloseabl
         sweep.cancel(false);
         recovery.cancel(false);
         budgetTask.cancel();
-        int n = 0;
+        long start = System.nanoTime();
+        long flushUntil = start + SHUTDOWN_FLUSH_BUDGET.toNanos();
+        List<Entry> open = new ArrayList<>();
+        Map<Entry, Long> memtable = new java.util.HashMap<>();
         for (Entry e : entries.values()) {
-            synchronized (e) {
-                if (!e.retired && e.engine != null) {
-                    retire(e, true);
-                    n++;
-                }
+            Chronix c = e.engine;
+            if (c != null) {
+                open.add(e);
+                memtable.put(e, c.memtableBytes());
             }
         }
-        log.info("engine registry closed [engines={}]", n);
+        open.sort((a, b) -> Long.compare(memtable.get(b), memtable.get(a)));
+        AtomicInteger closedCount = new AtomicInteger();
+        AtomicInteger flushed = new AtomicInteger();
+        ThreadFactory threads = Thread.ofPlatform().name("chronix-engine-close-", 0).daemon().factory();
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(SHUTDOWN_THREADS, open.size())), threads)) {
+            for (Entry e : open) {
+                pool.execute(() -> {
+                    synchronized (e) {
+                        if (e.retired || e.engine == null) {
+                            return;
+                        }
+                        boolean flush = e.engine.memtableBytes() >= shutdownFlushMinBytes && System.nanoTime() < flushUntil;
+                        try {
+                            retire(e, flush);
+                            closedCount.incrementAndGet();
+                            if (flush) {
+                                flushed.incrementAndGet();
+                            }
+                        } catch (RuntimeException ex) {
+                            // nothing acknowledged is lost: the WAL is the record; the next open replays it
+                            log.warn("closing a namespace engine at shutdown failed [namespace={}]", e.id, ex);
+                        }
+                    }
+                });
+            }
+        }
+        log.info("engine registry closed [engines={}, flushed={}, took={} ms]", closedCount.get(), flushed.get(),
+                (System.nanoTime() - start) / 1_000_000);
     }
 
     /**

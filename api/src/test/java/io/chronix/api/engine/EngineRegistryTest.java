@@ -192,16 +192,35 @@ class EngineRegistryTest {
     }
 
     @Test
-    void closeFlushesEveryEngineSoAReopenReplaysNothing() throws Exception {
+    void closeFlushesOnlyLargeMemtablesAndEveryOtherEngineReplaysItsWal() throws Exception {
         EngineRegistry r = registry(props(Duration.ofMinutes(10), DataSize.ofMegabytes(512)));
-        r.apply(ns(5, "{}"), e -> e.write(point(1_000, 2.5)));
+        for (long id = 100; id < 140; id++) {
+            double v = id;
+            r.apply(ns(id, "{}"), e -> e.write(point(1_000, v)));
+        }
+        PointBatch.Builder b = PointBatch.builder();
+        for (int i = 0; i < 2_000; i++) {
+            b.beginPoint("cpu", 1_000 + i).tag("host", i == 0 ? "a" : "h" + i).floatField("usage", i == 0 ? 2.5 : i).endPoint();
+        }
+        r.apply(ns(5, "{}"), e -> e.write(b.build()));
+        long small = r.apply(ns(100, "{}"), Chronix::memtableBytes);
+        long large = r.apply(ns(5, "{}"), Chronix::memtableBytes);
+        assertThat(large).isGreaterThan(4 * small);
+        r.shutdownFlushMinBytes((small + large) / 2); // the service's 8 MiB, scaled to the test's engines
         r.close();
         assertThatThrownBy(() -> r.acquire(ns(5, "{}"))).isInstanceOf(IllegalStateException.class);
+
         try (Chronix again = Chronix.open(data.namespaces().resolve("5"), EngineConfig.defaults(), scheduler)) {
-            assertThat(again.memtablePoints()).isZero();
+            assertThat(again.memtablePoints()).as("flushed before it closed: nothing to replay").isZero();
             assertThat(again.segmentCount()).isPositive();
             assertThat(lastUsage(again)).isEqualTo(2.5);
         }
-        assertThat(Files.isDirectory(data.namespaces().resolve("5"))).isTrue();
+        for (long id = 100; id < 140; id++) {
+            try (Chronix again = Chronix.open(data.namespaces().resolve(Long.toString(id)), EngineConfig.defaults(), scheduler)) {
+                assertThat(again.segmentCount()).as("closed as it was").isZero();
+                assertThat(again.memtablePoints()).as("its point replayed from the WAL").isEqualTo(1);
+                assertThat(lastUsage(again)).isEqualTo((double) id);
+            }
+        }
     }
 }
