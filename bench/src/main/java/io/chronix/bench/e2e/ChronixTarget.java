@@ -17,8 +17,8 @@ import java.util.Map;
 /**
  * Chronix's service jar on a fresh data directory, driven only through the API (shared/API.md): the
  * operator token from {@code <data>/operator-token}, {@code POST /api/v1/tenants} for a tenant and its
- * admin token, {@code POST /api/v1/namespaces} for the namespace, then the write, query and flush
- * endpoints of that namespace.
+ * admin token, {@code POST /api/v1/namespaces} for the namespace, then the write and query
+ * endpoints of that namespace (never its flush: queries follow the load as a user's would).
  */
 final class ChronixTarget implements Target {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -128,12 +128,6 @@ final class ChronixTarget implements Target {
     public void awaitRows(long rows) throws Exception {
         // acknowledged writes are visible at once; a short timeout turns a lost write into a failure
         RowCount.await(dialect, "SELECT count(*) AS n FROM cpu", rows, Duration.ofSeconds(10));
-    }
-
-    @Override
-    public void flush() throws Exception {
-        HttpCalls.send("POST", base().resolve("/api/v1/namespaces/" + NAMESPACE + "/flush"),
-                Map.of("Authorization", "Bearer " + token), null);
     }
 
     @Override

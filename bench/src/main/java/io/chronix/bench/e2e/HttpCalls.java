@@ -8,7 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
-/** The few control-plane calls the targets make (create, flush, count), failing on non-2xx. */
+/** The few control-plane calls the targets make (create, count), failing on non-2xx. */
 final class HttpCalls {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
