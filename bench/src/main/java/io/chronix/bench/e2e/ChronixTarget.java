@@ -20,7 +20,7 @@ import java.util.Map;
  * admin token, {@code POST /api/v1/namespaces} for the namespace, then the write and query
  * endpoints of that namespace (never its flush: queries follow the load as a user's would).
  */
-final class ChronixTarget implements Target {
+public final class ChronixTarget implements Target {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String NAMESPACE = "bench";
 
@@ -56,7 +56,7 @@ final class ChronixTarget implements Target {
      * size: {@code 4g}): fixed and touched at start, so neither the collector's pauses nor the
      * requests after a load fault in pages of a heap that grew.
      */
-    static List<String> heapOptions(String size) {
+    public static List<String> heapOptions(String size) {
         if (!size.matches("[0-9]+[kKmMgG]?")) {
             throw new IllegalArgumentException("--heap: '" + size + "' is not a JVM heap size (e.g. 4g, 2048m)");
         }
