@@ -120,14 +120,14 @@ final class LiveSuite {
                 ratios.add(r.ratio());
             }
             out.printf(Locale.ROOT, "%-34s %8d %11.1f %11.1f %10.2f %9s  %s%n", r.query().name(), r.rows(), r.chronixMedianMs(),
-                    r.chronixNanos()[0] / 1e6, r.duckMedianMs(), ok ? String.format(Locale.ROOT, "%.1fx", r.ratio()) : "-",
+                    r.chronixNanos()[0] / 1e6, r.duckMedianMs(), ok ? times(r.ratio()) : "-",
                     ok ? "OK" : r.verdict());
         }
         long bad = results.size() - ratios.size();
         double[] sorted = ratios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         out.printf(Locale.ROOT, "median ratio %s, max ratio %s (over the %d of %d statements answered right); wrong %d, refused %d, failed %d%n",
-                sorted.length == 0 ? "-" : String.format(Locale.ROOT, "%.1fx", medianOf(sorted)),
-                sorted.length == 0 ? "-" : String.format(Locale.ROOT, "%.1fx", sorted[sorted.length - 1]),
+                sorted.length == 0 ? "-" : times(medianOf(sorted)),
+                sorted.length == 0 ? "-" : times(sorted[sorted.length - 1]),
                 sorted.length, results.size(), count(results, Verdict.WRONG), count(results, Verdict.REFUSED),
                 count(results, Verdict.FAILED));
         if (bad > 0) {
@@ -137,6 +137,11 @@ final class LiveSuite {
                 }
             }
         }
+    }
+
+    /** {@code 12.3x}, or {@code 0.04x} below 1, where one decimal would round a faster answer to nothing. */
+    private static String times(double ratio) {
+        return String.format(Locale.ROOT, ratio < 1 ? "%.2fx" : "%.1fx", ratio);
     }
 
     private static long count(List<Result> results, Verdict v) {
