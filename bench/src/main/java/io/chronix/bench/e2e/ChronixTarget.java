@@ -92,7 +92,7 @@ public final class ChronixTarget implements Target {
         }
         command.addAll(extraArgs);
         process = PeerProcess.start("chronix", command, dataDir.getParent(), dataDir.resolveSibling("chronix.log"));
-        process.awaitReady(base().resolve("/actuator/health"), Duration.ofMinutes(2));
+        process.awaitReady(base().resolve("/actuator/health"), Duration.ofMinutes(5)); // start-up warm-ups on a busy two-core machine: over 2 min
         String operator = Files.readString(dataDir.resolve("operator-token")).strip();
         String tenant = HttpCalls.send("POST", base().resolve("/api/v1/tenants"), json(operator),
                 "{\"name\":\"bench\",\"adminEmail\":\"bench@example.invalid\",\"adminPassword\":\"bench-password-0123\"}");
