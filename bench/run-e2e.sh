@@ -3,6 +3,7 @@
 # is a target and its jar is missing), then runs `bench e2e` with the options given here, e.g.
 #   bench/run-e2e.sh                                   # Chronix, QuestDB, InfluxDB; 100 hosts x 1 day
 #   bench/run-e2e.sh --targets questdb,influxdb --hosts 100 --duration 13h
+# No target is asked to flush: the queries follow the load as a user's would.
 # Options: see bench/README.md. BENCH_BUILD=0 skips the builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -2,6 +2,7 @@ package io.chronix.bench.cli;
 
 import io.chronix.bench.e2e.EndToEndCommand;
 import io.chronix.bench.generator.GenerateCommand;
+import io.chronix.bench.live.LiveCommand;
 import io.chronix.bench.load.LoadCommand;
 import io.chronix.bench.peer.PeerCommand;
 import io.chronix.bench.query.QueryCommand;
@@ -20,7 +21,7 @@ public final class Bench {
 
     public static void main(String[] args) {
         if (args.length == 0) {
-            System.err.println("usage: Bench generate|load|query|peer|e2e|crash|stall [--options]  (see bench/README.md)");
+            System.err.println("usage: Bench generate|load|query|peer|e2e|crash|stall|live [--options]  (see bench/README.md)");
             System.exit(2);
         }
         Options o = Options.parse(Arrays.copyOfRange(args, 1, args.length));
@@ -33,6 +34,7 @@ public final class Bench {
                 case "e2e" -> EndToEndCommand.run(o);
                 case "crash" -> CrashCommand.run(o);
                 case "stall" -> StallCommand.run(o);
+                case "live" -> LiveCommand.run(o);
                 default -> throw new IllegalArgumentException("unknown tool '" + args[0] + "'");
             }
         } catch (Exception e) {

@@ -14,8 +14,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** One run of the service's jar on a data directory, started, waited for, and killed with SIGKILL. */
-final class ServiceProcess {
+/**
+ * One run of the service's jar on a data directory, started, waited for, and stopped (SIGTERM) or
+ * killed (SIGKILL). The crash suite and the live query suite ({@code live.LiveCommand}) start the jar
+ * through it.
+ */
+public final class ServiceProcess {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -29,20 +33,30 @@ final class ServiceProcess {
     }
 
     /**
-     * Starts the jar. The start-up query warm-ups are off: they only compile code, and they would
-     * multiply the suite's time without touching anything it checks.
+     * The service arguments that turn the start-up query warm-ups off. The crash suite gives them:
+     * the warm-ups only compile code, and they would multiply the suite's time without touching
+     * anything it checks.
      */
-    static ServiceProcess start(String java, Path jar, Path data, int port, List<String> jvmOptions, Path log) throws IOException {
+    public static final List<String> NO_WARM_UPS = List.of("--chronix.query.warm-up-queries=0",
+            "--chronix.query.warm-up-http-queries=0");
+
+    /**
+     * Starts the jar on {@code data}, listening on {@code port}, its output appended to {@code log}.
+     *
+     * @param serviceArgs further service arguments ({@code --name=value}), after the data directory and port
+     */
+    public static ServiceProcess start(String java, Path jar, Path data, int port, List<String> jvmOptions,
+                                       List<String> serviceArgs, Path log) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-jar", jar.toString(), "--chronix.data-dir=" + data, "--server.port=" + port,
-                "--chronix.query.warm-up-queries=0", "--chronix.query.warm-up-http-queries=0"));
+        cmd.addAll(List.of("-jar", jar.toString(), "--chronix.data-dir=" + data, "--server.port=" + port));
+        cmd.addAll(serviceArgs);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         return new ServiceProcess(p, port);
     }
 
-    URI base() {
+    public URI base() {
         return URI.create("http://127.0.0.1:" + port);
     }
 
@@ -52,7 +66,7 @@ final class ServiceProcess {
      * @return the time from the launch to ready
      * @throws IOException if the process exits first or the time runs out
      */
-    Duration awaitReady(Duration timeout) throws IOException, InterruptedException {
+    public Duration awaitReady(Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         HttpRequest req = HttpRequest.newBuilder(base().resolve("/actuator/health/readiness")).timeout(Duration.ofSeconds(2)).build();
         while (System.nanoTime() < deadline) {
@@ -72,13 +86,13 @@ final class ServiceProcess {
     }
 
     /** SIGKILL, as {@code kill -9}: no shutdown hook runs, nothing is flushed or closed. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(60, TimeUnit.SECONDS);
     }
 
-    /** Stops it the polite way (SIGTERM) at the end of the suite. */
-    void stop() throws InterruptedException {
+    /** Stops it the polite way (SIGTERM), waiting up to two minutes before a SIGKILL. */
+    public void stop() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(120, TimeUnit.SECONDS)) {
             process.destroyForcibly();

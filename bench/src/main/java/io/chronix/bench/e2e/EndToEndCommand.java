@@ -31,8 +31,9 @@ import java.util.Map;
 /**
  * {@code bench e2e}: the whole comparison in one command. Generates the data set once, computes the
  * reference answers once, then for each target in turn: start it on a fresh directory, load the file,
- * wait until every row is visible, flush, measure bytes on disk per field value, run the query set
- * (every answer checked), stop it. Prints one table with each target's figures and the ratio of each
+ * wait until every row is visible, measure bytes on disk per field value, run the query set (every
+ * answer checked), stop it. No target is asked to flush: the queries follow the load as a user's
+ * would. Prints one table with each target's figures and the ratio of each
  * to the first target's.
  *
  * <pre>
@@ -55,10 +56,10 @@ import java.util.Map;
  * --client-warmup N     before the first target's queries, N requests of the plan's shapes to a local
  *                       server compile this runner's own HTTP client (default 5000; 0: none), so the
  *                       target timed first does not pay for a colder client than the others
- * --settle D            wait this long after the flush before the queries, every target alike (default 0s):
+ * --settle D            wait this long after the load before the queries, every target alike (default 0s):
  *                       TSBS loads and queries in separate runs, so a server's work left from the load
  *                       (compilation, compaction, applying its WAL) is done before its queries
- * --load-only           load, check the row count, flush and measure bytes; no reference answers, no queries
+ * --load-only           load, check the row count and measure bytes; no reference answers, no queries
  * --keep-going          report a target that fails and go on with the next
  * --interleave          load every target first (each left running), then send each query to every target in
  *                       turn (QueryRunner#interleave): on a shared machine whose speed drifts, the targets'
@@ -200,7 +201,7 @@ public final class EndToEndCommand {
         }
     }
 
-    /** A target loaded, flushed and measured, still running. */
+    /** A target loaded and measured, still running. */
     private record Loaded(String name, Target target, LoadReport load, long serverCpu, String loadAverage, long bytes) {
         /** Stops the target (it closes its files: preallocated tails are cut, caches written out) and measures it at rest. */
         Outcome stop(List<QueryStats> stats) throws Exception {
@@ -229,7 +230,6 @@ public final class EndToEndCommand {
         log.printf(Locale.ROOT, "server cpu %.2f s over the load%s; load average %s%n", serverCpu / 1e9,
                 byThread(threads0, threads1), loadAvg);
         target.awaitRows(data.rows());
-        target.flush();
         return new Loaded(name, target, load, serverCpu, loadAvg, target.bytesOnDisk());
     }
 

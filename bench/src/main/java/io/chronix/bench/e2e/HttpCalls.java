@@ -8,15 +8,15 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
-/** The few control-plane calls the targets make (create, flush, count), failing on non-2xx. */
-final class HttpCalls {
+/** The few control-plane calls the targets make (create, count), failing on non-2xx. */
+public final class HttpCalls {
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     private HttpCalls() {
     }
 
-    static String send(String method, URI uri, Map<String, String> headers, String body)
+    public static String send(String method, URI uri, Map<String, String> headers, String body)
             throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(5))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));

@@ -66,11 +66,6 @@ final class InfluxDbTarget implements Target {
     }
 
     @Override
-    public void flush() {
-        // InfluxDB 1.x has no flush endpoint; its cache snapshots to TSM files on its own schedule
-    }
-
-    @Override
     public long bytesOnDisk() throws Exception {
         return PeerProcess.bytesUnder(root.resolve("data")) + PeerProcess.bytesUnder(root.resolve("wal"));
     }

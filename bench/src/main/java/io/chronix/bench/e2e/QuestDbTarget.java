@@ -66,11 +66,6 @@ final class QuestDbTarget implements Target {
     }
 
     @Override
-    public void flush() {
-        // nothing to ask: awaitRows already waited for the WAL to be applied to the table
-    }
-
-    @Override
     public long bytesOnDisk() throws Exception {
         return PeerProcess.bytesUnder(root.resolve("db"));
     }

@@ -7,8 +7,9 @@ import java.util.Map;
 
 /**
  * A system under test, started on a fresh data directory. Lifecycle: {@link #start}, then load via
- * {@link #writeUrl}/{@link #writeHeaders}, {@link #awaitRows}, {@link #flush}, {@link #bytesOnDisk},
- * queries via {@link #dialect}, then {@link #close} (stops the process).
+ * {@link #writeUrl}/{@link #writeHeaders}, {@link #awaitRows}, {@link #bytesOnDisk}, queries via
+ * {@link #dialect}, then {@link #close} (stops the process). Nothing asks a target to flush: queries
+ * follow the load as a user's would.
  */
 public interface Target extends AutoCloseable {
     String name();
@@ -27,9 +28,6 @@ public interface Target extends AutoCloseable {
 
     /** Waits until {@code rows} rows are visible to queries (some targets apply writes asynchronously). */
     void awaitRows(long rows) throws Exception;
-
-    /** Makes the loaded data reach its at-rest form, where the target can be asked to. */
-    void flush() throws Exception;
 
     /** Bytes the target's data directory occupies on disk; also valid after {@link #close}. */
     long bytesOnDisk() throws Exception;

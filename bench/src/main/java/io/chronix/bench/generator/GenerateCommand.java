@@ -28,8 +28,13 @@ public final class GenerateCommand {
     }
 
     public static CpuOnlyConfig config(Options o) {
+        return config(o, 100);
+    }
+
+    /** The data-set options above, with {@code defaultHosts} when {@code --hosts} is not given. */
+    public static CpuOnlyConfig config(Options o, int defaultHosts) {
         return new CpuOnlyConfig(
-                o.integer("hosts", 100),
+                o.integer("hosts", defaultHosts),
                 o.instant("start", CpuOnlyConfig.TSBS_START),
                 o.duration("duration", Duration.ofDays(1)),
                 o.duration("interval", CpuOnlyConfig.TSBS_INTERVAL),

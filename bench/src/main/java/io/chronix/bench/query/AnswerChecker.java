@@ -73,7 +73,8 @@ public final class AnswerChecker {
         }
     }
 
-    static boolean same(Object expected, Object actual) {
+    /** Whether two normalised cells are equal: doubles within the tolerance, anything else by {@code equals}. */
+    public static boolean same(Object expected, Object actual) {
         if (expected instanceof Double e && actual instanceof Double a) {
             if (e.equals(a)) {
                 return true;
