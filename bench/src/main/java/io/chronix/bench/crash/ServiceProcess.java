@@ -28,16 +28,12 @@ final class ServiceProcess {
         this.port = port;
     }
 
-    /**
-     * Starts the jar. The start-up query warm-ups are off: they only compile code, and they would
-     * multiply the suite's time without touching anything it checks.
-     */
+    /** Starts the jar on {@code port} over {@code data}, its output appended to {@code log}. */
     static ServiceProcess start(String java, Path jar, Path data, int port, List<String> jvmOptions, Path log) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-jar", jar.toString(), "--chronix.data-dir=" + data, "--server.port=" + port,
-                "--chronix.query.warm-up-queries=0", "--chronix.query.warm-up-http-queries=0"));
+        cmd.addAll(List.of("-jar", jar.toString(), "--chronix.data-dir=" + data, "--server.port=" + port));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         return new ServiceProcess(p, port);
     }
