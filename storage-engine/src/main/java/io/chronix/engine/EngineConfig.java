@@ -144,12 +144,8 @@ public record EngineConfig(FsyncPolicy fsyncPolicy, Duration fsyncInterval, Dura
      * call the default store uses {@link BlockCache#shared()}.
      */
     public EngineConfig withBlockCache(BlockCache cache) {
-        return withCsxSegments(SegmentWriterConfig.defaults(), cache);
-    }
-
-    /** Segments as {@code .csx} files written as {@code writer} says and read through {@code cache}. */
-    public EngineConfig withCsxSegments(SegmentWriterConfig writer, BlockCache cache) {
-        return withSegments((fio, segmentsDir, tmpDir) -> new CsxSegmentStore(fio, segmentsDir, tmpDir, writer, cache));
+        return withSegments((fio, segmentsDir, tmpDir) -> new CsxSegmentStore(fio, segmentsDir, tmpDir,
+                SegmentWriterConfig.defaults(), cache));
     }
 
     public EngineConfig withSegments(SegmentStores s) {

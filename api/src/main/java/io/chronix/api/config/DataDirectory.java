@@ -14,8 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 /**
  * The service's data directory, locked for the life of the process so that two services never share
  * one. Layout: {@code LOCK}, {@code operator-token}, {@code postgres/} (embedded database),
- * {@code cold/} (filesystem cold tier), {@code namespaces/} (one engine directory per namespace id),
- * {@code warm-up/} (only while the query warm-up runs at startup).
+ * {@code cold/} (filesystem cold tier), {@code namespaces/} (one engine directory per namespace id).
  */
 public final class DataDirectory implements AutoCloseable {
 
@@ -55,11 +54,6 @@ public final class DataDirectory implements AutoCloseable {
 
     public Path namespaces() {
         return root.resolve("namespaces");
-    }
-
-    /** {@code warm-up/}: the query warm-up's private engine, present only while it runs. */
-    public Path warmUp() {
-        return root.resolve("warm-up");
     }
 
     public Path operatorTokenFile() {

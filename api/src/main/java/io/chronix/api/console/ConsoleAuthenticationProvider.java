@@ -27,12 +27,25 @@ final class ConsoleAuthenticationProvider implements AuthenticationProvider {
 
     private final UserService users;
     private final LoginThrottle throttle;
-    private final String dummyHash;
+    /**
+     * What an unknown e-mail's password is checked against; made at the first login, not at
+     * start-up (a bcrypt hash is deliberately slow). Every login asks for it before the lookup,
+     * so the first one costs the same whether its e-mail is known or not.
+     */
+    private volatile String dummyHash;
 
     ConsoleAuthenticationProvider(UserService users, LoginThrottle throttle) {
         this.users = users;
         this.throttle = throttle;
-        this.dummyHash = users.encoder().encode("not a password anyone has");
+    }
+
+    private String dummyHash() {
+        String h = dummyHash;
+        if (h == null) {
+            h = users.encoder().encode("not a password anyone has");
+            dummyHash = h;
+        }
+        return h;
     }
 
     @Override
@@ -44,8 +57,9 @@ final class ConsoleAuthenticationProvider implements AuthenticationProvider {
         if (!wait.isZero()) {
             throw new LoginThrottledException(wait);
         }
+        String dummy = dummyHash();
         Optional<ConsoleUser> user = users.findByEmail(email);
-        boolean ok = users.encoder().matches(password, user.map(ConsoleUser::passwordHash).orElse(dummyHash)) && user.isPresent();
+        boolean ok = users.encoder().matches(password, user.map(ConsoleUser::passwordHash).orElse(dummy)) && user.isPresent();
         if (!ok) {
             throttle.failed(email, address);
             throw new BadCredentialsException("bad e-mail or password");

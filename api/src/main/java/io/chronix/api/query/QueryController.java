@@ -110,8 +110,7 @@ class QueryController {
         query(ns, sql, accept, auth, response);
     }
 
-    /** The query, as both mappings and {@link DirectQueryFilter} run it. */
-    void query(String nsName, String sql, String accept, Authentication auth, HttpServletResponse response)
+    private void query(String nsName, String sql, String accept, Authentication auth, HttpServletResponse response)
             throws IOException, org.springframework.web.HttpMediaTypeNotAcceptableException {
         Namespace ns = access.namespace(auth, nsName, Scope.Action.READ);
         TenantPrincipal tenant = access.tenant(auth);

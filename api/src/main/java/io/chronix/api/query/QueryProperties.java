@@ -8,8 +8,6 @@ import org.springframework.validation.annotation.Validated;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
-import java.time.Duration;
-
 /**
  * {@code chronix.query.*}: the shared SQL engine's limits.
  *
@@ -27,11 +25,6 @@ import java.time.Duration;
  *                       than the processors; 0 reads on the request thread alone). A helper still
  *                       queued behind other queries' work when the request thread is done is
  *                       called off, so a busy pool never delays a scan
- * @param warmUpQueries  queries the service runs over a private synthetic engine at startup, before
- *                       it takes requests, so its first tenant queries do not pay for compiling the
- *                       query path (default 4000; 0 turns the warm-up off): see {@link QueryWarmUp}
- * @param warmUpTime     the warm-up stops at this time even with queries left (default 20s); the
- *                       HTTP part below has a budget of its own, as long
  * @param poolThreads    platform threads that run queries' statements, scans and result fetches
  *                       ({@link QueryPool}), so that none of it holds a carrier of the virtual
  *                       threads that serve HTTP (default 0: as many as the processors). At most
@@ -45,12 +38,6 @@ import java.time.Duration;
  *                       scheduler gives the threads that serve HTTP the cores first, so queries
  *                       cannot slow {@code /ping}, the probes and the writes much; alone on the
  *                       cores, a query runs as fast as before
- * @param warmUpHttpQueries queries the service then sends itself over its own port, once it is
- *                       open and before it reports ready, as a tenant that exists only for them:
- *                       the HTTP side of the query path (the connector, the token and namespace
- *                       lookups, the answer's writes) is compiled on them instead of on the first
- *                       tenants' queries (default 9000: on two cores what C2 needs to compile the top
- *                       of the request path before the first tenant query; 0 turns it off): see {@link HttpWarmUp}
  */
 @Validated
 @ConfigurationProperties("chronix.query")
@@ -60,9 +47,6 @@ public record QueryProperties(@DefaultValue("2") @Min(1) int threads,
                               @DefaultValue("4GB") @NotNull DataSize maxTotalBytes,
                               @DefaultValue("256MB") @NotNull DataSize recycledBytes,
                               @DefaultValue("-1") @Min(-1) int scanHelpers,
-                              @DefaultValue("4000") @Min(0) int warmUpQueries,
-                              @DefaultValue("20s") @NotNull Duration warmUpTime,
-                              @DefaultValue("9000") @Min(0) int warmUpHttpQueries,
                               @DefaultValue("0") @Min(0) int poolThreads,
                               @DefaultValue("64") @Min(0) int poolQueue,
                               @DefaultValue("10") @Min(0) @jakarta.validation.constraints.Max(19) int poolNice) {

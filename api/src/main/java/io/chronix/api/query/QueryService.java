@@ -135,8 +135,7 @@ public class QueryService implements AutoCloseable {
      */
     public long run(UUID tenantId, String tenantName, Namespace ns, String sql, ResultSink sink) throws IOException {
         Quotas quotas = directory.quotas(tenantId);
-        // the HTTP warm-up's namespace is counted as the in-process warm-up's queries are
-        String nsTag = ns.id() == WarmUpTenant.NAMESPACE_ID ? QueryWarmUp.NAMESPACE_TAG : Long.toString(ns.id());
+        String nsTag = Long.toString(ns.id());
         AtomicInteger inFlight = running.computeIfAbsent(tenantId, k -> new AtomicInteger());
         if (inFlight.incrementAndGet() > quotas.maxConcurrentQueries()) {
             inFlight.decrementAndGet();
@@ -157,8 +156,7 @@ public class QueryService implements AutoCloseable {
 
     /**
      * The query itself, under a timeout and the scan-memory bound, recorded in the metrics under
-     * {@code nsTag}: what {@link #run} does once the tenant's concurrency allows it, and what the
-     * startup warm-up ({@link QueryWarmUp}) runs over its private engine.
+     * {@code nsTag}: what {@link #run} does once the tenant's concurrency allows it.
      */
     long execute(String tenantName, String nsTag, Duration timeout, java.util.function.Supplier<NamespaceTables.Handle> tables,
                  String sql, ResultSink sink) throws IOException {

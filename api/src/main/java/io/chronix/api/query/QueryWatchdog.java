@@ -43,18 +43,8 @@ final class QueryWatchdog implements AutoCloseable {
     private final long tickNanos;
     private final long idleAfterNanos;
     private final Thread thread;
-    /**
-     * What {@link #arm} does after adding its alarm: nothing while the thread looks every tick, a
-     * wake-up while it is (about to be) parked without a time limit. A field, not an {@code if} on an
-     * idle flag: a warm-up or a busy spell never sees the thread idle, so the JIT compiled that
-     * {@code if} into the query path as a trap that re-profiles it, and the first query after an idle
-     * spell threw the compiled query path away for thousands of queries on slower code. A call
-     * through a field whose class changes costs a type-check trap at the first query after an idle
-     * spell, and after a few such spells one recompile from the profile the JIT has.
-     */
-    private volatile Runnable onArm;
-    private final Runnable nothing = () -> { };
-    private final Runnable wake;
+    /** True while the thread is (about to be) parked without a time limit; arming then wakes it. */
+    private volatile boolean idle;
     private volatile boolean closed;
 
     QueryWatchdog(Duration tick, Duration idleAfter) {
@@ -66,8 +56,6 @@ final class QueryWatchdog implements AutoCloseable {
         this.idleAfterNanos = idleAfter.toNanos();
         this.thread = new Thread(this::watch, "chronix-query-timeouts");
         thread.setDaemon(true);
-        this.wake = () -> LockSupport.unpark(thread);
-        this.onArm = nothing;
         thread.start();
     }
 
@@ -75,7 +63,9 @@ final class QueryWatchdog implements AutoCloseable {
     Alarm arm(Duration timeout, Runnable action) {
         Alarm a = new Alarm(System.nanoTime() + timeout.toNanos(), action);
         armed.add(a);
-        onArm.run(); // read after the add: the thread reads the set after setting it (see watch)
+        if (idle) { // read after the add: the thread reads the set after setting idle (see watch)
+            LockSupport.unpark(thread);
+        }
         return a;
     }
 
@@ -96,11 +86,11 @@ final class QueryWatchdog implements AutoCloseable {
                 lastBusy = now;
             }
             if (now - lastBusy >= idleAfterNanos) {
-                onArm = wake;
+                idle = true;
                 if (armed.isEmpty() && !closed) {
                     LockSupport.park(this); // until arm, close or a spurious wake-up: the loop looks again
                 }
-                onArm = nothing;
+                idle = false;
                 lastBusy = System.nanoTime();
             } else {
                 LockSupport.parkNanos(this, tickNanos);

@@ -35,11 +35,8 @@ final class Rfc3339 {
         long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
         long mp = (5 * doy + 2) / 153;
         int day = (int) (doy - (153 * mp + 2) / 5 + 1);
-        // month and year without a branch: a JIT that compiled this on dates of one season would
-        // otherwise throw its code away at the first date of the other (measured: the answer writer
-        // recompiled when the first January timestamp came after a December warm-up)
-        int month = (int) ((mp + 2) % 12 + 1); // March (mp 0) .. February (mp 11)
-        int year = (int) (yoe + era * 400 + mp / 10); // January and February belong to the next year
+        int month = (int) (mp < 10 ? mp + 3 : mp - 9); // mp counts months from March
+        int year = (int) (yoe + era * 400 + (month <= 2 ? 1 : 0)); // January and February belong to the next year
         at = digits(year, 4, b, at);
         b[at++] = '-';
         at = digits(month, 2, b, at);

@@ -59,15 +59,7 @@ public final class BearerTokenFilter extends OncePerRequestFilter {
         }
     }
 
-    /**
-     * What the request's credential authenticates, as this filter decides it: empty when the request
-     * brings none or one no resolver recognises. For a path that answers a request outside the
-     * chains ({@code io.chronix.api.query.DirectQueryFilter}) and hands every other case to them.
-     */
-    public Optional<Authentication> authenticate(HttpServletRequest request) {
-        return credential(request.getHeader(HttpHeaders.AUTHORIZATION)).flatMap(this::resolve);
-    }
-
+    /** What the first resolver that recognises {@code credential} authenticates it as. */
     private Optional<Authentication> resolve(String credential) {
         for (CredentialResolver r : resolvers) {
             Optional<Authentication> a = r.resolve(credential);

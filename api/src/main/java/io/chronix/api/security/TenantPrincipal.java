@@ -2,8 +2,6 @@ package io.chronix.api.security;
 
 import io.chronix.tenancy.token.Scope;
 
-import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.UUID;
 
@@ -20,10 +18,7 @@ public record TenantPrincipal(UUID tenantId, String tenantName, String tokenId, 
     public static final String ROLE = "ROLE_TENANT";
 
     public TenantPrincipal {
-        // one set class whatever the count (Set.copyOf's differ by size): every request checks
-        // these, and the startup warm-up's one-scope token would otherwise compile the check for
-        // one class that the first tenant's token of three throws away
-        scopes = Collections.unmodifiableSet(new LinkedHashSet<>(Set.copyOf(scopes)));
+        scopes = Set.copyOf(scopes);
     }
 
     @Override

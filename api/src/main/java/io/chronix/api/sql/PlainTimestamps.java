@@ -20,14 +20,16 @@ final class PlainTimestamps {
     }
 
     /**
-     * @param castType {@code TIMESTAMP}, {@code DATETIME} or {@code TIMESTAMP_NS}
+     * @param castType {@code TIMESTAMP}, {@code DATETIME} or {@code TIMESTAMP_NS}; {@code VARCHAR} for
+     *                 a bare string compared with {@code time}, read as {@code TIMESTAMP_NS} (the
+     *                 plain shape has no zone, so its zoned reading in UTC is the same)
      * @return the instant in nanoseconds since the epoch (UTC), or empty if the text is not of the
      *     plain shape (or out of the nanosecond range)
      */
     static OptionalLong epochNanos(String text, String castType) {
         int maxFraction = switch (castType) {
             case "TIMESTAMP", "DATETIME" -> 6;
-            case "TIMESTAMP_NS" -> 9;
+            case "TIMESTAMP_NS", "VARCHAR" -> 9;
             default -> -1;
         };
         int n = text.length();

@@ -123,6 +123,8 @@ public final class SqlQuery implements AutoCloseable {
     }
 
     private final String sql;
+    /** What DuckDB runs instead of {@link #sql} when it compares {@code time} with zoned values; null otherwise. */
+    private ZonedTimes.Rewrite zoned;
     private final SqlSandbox sandbox;
     /** Opened when DuckDB runs the statement (the scans' size picks the instance); null until then. */
     private DuckDBConnection connection;
@@ -181,6 +183,9 @@ public final class SqlQuery implements AutoCloseable {
             StatementAnalysis.Result analysis = sandbox.analyses.analyse(scope, sql, measurements, tables::schema, casts,
                     (schemas, literals) -> StatementAnalysis.analyse(sql, sandbox.statementTree(scope, sql), measurements, schemas, literals));
             q = new SqlQuery(sql, sandbox, allocator, analysis.references(), analysis.hasCtes());
+            if (analysis.zonedTime()) {
+                q.zoned = ZonedTimes.rewrite(sql, StatementAnalysis.read(sandbox.serialize(scope, sql)), casts);
+            }
             if (analysis.countColumn() != null) {
                 // SELECT count(*) FROM m [WHERE exact conjuncts]: the engine counts, DuckDB has nothing to do
                 Map.Entry<String, ScanPlan> only = analysis.plans().entrySet().iterator().next();
@@ -427,10 +432,10 @@ public final class SqlQuery implements AutoCloseable {
                     if (cancelled) {
                         throw new QueryCancelledException();
                     }
-                    throw sqlError(sql, again);
+                    throw executionError(again);
                 }
             }
-            throw sqlError(sql, e);
+            throw executionError(e);
         }
     }
 
@@ -459,7 +464,7 @@ public final class SqlQuery implements AutoCloseable {
         if (cancelled) {
             s.cancel();
         }
-        resultSet = s.executeQuery(sql);
+        resultSet = s.executeQuery(zoned == null ? sql : zoned.sql());
         reader = (ArrowReader) ((DuckDBResultSet) resultSet).arrowExportStream(allocator, RESULT_BATCH_ROWS);
         return reader;
     }
@@ -538,7 +543,7 @@ public final class SqlQuery implements AutoCloseable {
      * Time literals as epoch nanoseconds the way DuckDB casts them: the plain shape in Java, anything
      * else by DuckDB's own cast on a connection opened on first need (most statements need none).
      */
-    private static final class LiteralCasts implements StatementAnalysis.TimestampLiterals, AutoCloseable {
+    private static final class LiteralCasts implements StatementAnalysis.TimestampLiterals, ZonedTimes.Probe, AutoCloseable {
         private final SqlSandbox sandbox;
         private DuckDBConnection connection;
 
@@ -550,7 +555,8 @@ public final class SqlQuery implements AutoCloseable {
         public OptionalLong epochNanos(String text, String type) {
             String cast = switch (type) {
                 case "TIMESTAMP", "DATETIME" -> "TIMESTAMP";
-                case "TIMESTAMP_NS" -> "TIMESTAMP_NS";
+                case "TIMESTAMP_NS", "VARCHAR" -> "TIMESTAMP_NS";
+                case "TIMESTAMPTZ" -> "TIMESTAMPTZ";
                 default -> null;
             };
             if (cast == null) {
@@ -560,19 +566,56 @@ public final class SqlQuery implements AutoCloseable {
             if (plain.isPresent()) {
                 return plain; // the usual literal: no round trip
             }
-            try {
-                if (connection == null) {
-                    connection = sandbox.connect(0);
-                }
-                try (PreparedStatement ps = connection.prepareStatement("SELECT epoch_ns(CAST(CAST(?::VARCHAR AS " + cast + ") AS TIMESTAMP_NS))")) {
-                    ps.setString(1, text);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (rs.next()) {
-                            long v = rs.getLong(1);
-                            return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(v);
-                        }
-                        return OptionalLong.empty();
+            if (type.equals("VARCHAR")) {
+                // as the statement DuckDB runs compares it: through its zone, if that reads another instant (ZonedTimes)
+                OptionalLong[] readings = readings(text);
+                return readings[1].isPresent() ? readings[1] : readings[0];
+            }
+            return cast(text, cast);
+        }
+
+        /** {@code text} cast to {@code type}, as epoch nanoseconds; empty if DuckDB cannot. */
+        private OptionalLong cast(String text, String type) {
+            return nanos("SELECT epoch_ns(CAST(CAST(?::VARCHAR AS " + type + ") AS TIMESTAMP_NS))", text);
+        }
+
+        /** {@code text} through {@code TIMESTAMP_NS}, and through {@code TIMESTAMPTZ_NS} where that reads another instant. */
+        private OptionalLong[] readings(String text) {
+            OptionalLong plain = cast(text, "TIMESTAMP_NS");
+            OptionalLong zoned = cast(text, "TIMESTAMPTZ_NS");
+            return new OptionalLong[]{plain, zoned.isPresent() && !zoned.equals(plain) ? zoned : OptionalLong.empty()};
+        }
+
+        @Override
+        public boolean zonedString(String text) {
+            return PlainTimestamps.epochNanos(text, "TIMESTAMP_NS").isEmpty() && readings(text)[1].isPresent();
+        }
+
+        @Override
+        public Optional<String> typeOf(String expression) {
+            try (PreparedStatement ps = connection().prepareStatement("SELECT (" + expression + "\n)")) {
+                return Optional.ofNullable(ps.getMetaData().getColumnTypeName(1));
+            } catch (SQLException | RuntimeException e) {
+                return Optional.empty(); // does not bind alone: left as it is
+            }
+        }
+
+        private DuckDBConnection connection() throws SQLException {
+            if (connection == null) {
+                connection = sandbox.connect(0);
+            }
+            return connection;
+        }
+
+        private OptionalLong nanos(String query, String text) {
+            try (PreparedStatement ps = connection().prepareStatement(query)) {
+                ps.setString(1, text);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        long v = rs.getLong(1);
+                        return rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(v);
                     }
+                    return OptionalLong.empty();
                 }
             } catch (SQLException e) {
                 return OptionalLong.empty(); // not a timestamp DuckDB can read: no pruning; the statement reports it
@@ -589,6 +632,15 @@ public final class SqlQuery implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** {@link #sqlError} of the statement DuckDB ran, its position in the tenant's statement. */
+    private SqlErrorException executionError(SQLException e) {
+        if (zoned == null) {
+            return sqlError(sql, e);
+        }
+        SqlErrorException x = sqlError(zoned.sql(), e);
+        return new SqlErrorException(x.errorType(), x.getMessage(), zoned.original(x.position()));
     }
 
     /** DuckDB's message without its rendering of the line, and the position its caret points at. */

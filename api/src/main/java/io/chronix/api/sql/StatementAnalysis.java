@@ -30,8 +30,9 @@ import java.util.function.Function;
  *
  * <p>Pushed: in a {@code SELECT} whose {@code FROM} is a single measurement, top-level
  * {@code AND} conjuncts {@code time <op> literal} (op {@code = < <= > >=}, either side,
- * {@code BETWEEN}; the literal a string, optionally cast to {@code TIMESTAMP} or
- * {@code TIMESTAMP_NS}), {@code tag = 'v'}, {@code tag IN ('v', …)}, {@code tag IS NULL}, and
+ * {@code BETWEEN}; the literal a string, optionally cast to {@code TIMESTAMP},
+ * {@code TIMESTAMP_NS} or {@code TIMESTAMPTZ}; a bare string with a zone read as the instant it
+ * names, as the statement DuckDB runs reads it: {@link ZonedTimes}), {@code tag = 'v'}, {@code tag IN ('v', …)}, {@code tag IS NULL}, and
  * {@code field <op> number} or {@code field BETWEEN number AND number} on a numeric field (a range
  * the engine applies where no newer row can replace the one it leaves out).
  * Nothing under {@code OR}/{@code NOT}, nothing in a join (those scans get the whole time range).
@@ -49,7 +50,12 @@ import java.util.function.Function;
  */
 public final class StatementAnalysis {
 
-    /** Turns a timestamp literal into epoch nanoseconds the way DuckDB casts it; empty if it does not. */
+    /**
+     * Turns a timestamp literal into epoch nanoseconds the way DuckDB casts it to {@code castType}
+     * ({@code TIMESTAMP}, {@code DATETIME}, {@code TIMESTAMP_NS}, {@code TIMESTAMPTZ}; {@code VARCHAR}
+     * for a bare string compared with {@code time}, which is read through its zone if it has one:
+     * {@link ZonedTimes}); empty if it does not.
+     */
     public interface TimestampLiterals {
         OptionalLong epochNanos(String text, String castType);
     }
@@ -70,6 +76,8 @@ public final class StatementAnalysis {
     private final Set<String> referencedColumns = new HashSet<>();
     private final IdentityHashMap<JsonNode, ScanPlan> pushed = new IdentityHashMap<>();
     private boolean everyColumn;
+    /** Some comparison of {@code time} is with something other than a plain literal ({@link ZonedTimes#candidate}). */
+    private boolean zonedTime;
 
     private StatementAnalysis(String sql, java.util.function.LongUnaryOperator location, Set<String> measurements,
                               Function<String, Optional<MeasurementSchema>> schemas, TimestampLiterals literals) {
@@ -93,9 +101,11 @@ public final class StatementAnalysis {
      *     ({@link NewestShape}, {@link EngineNewest})
      * @param filter non-null if the engine answers the statement by keeping rows of the plan's scan
      *     ({@link FilterShape}, {@link EngineFilter})
+     * @param zonedTime true if some comparison of {@code time} may be with a zoned value, for
+     *     {@link ZonedTimes#rewrite} to look at
      */
     public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes, String countColumn,
-                         AggregateShape aggregate, NewestShape newest, FilterShape filter) {
+                         AggregateShape aggregate, NewestShape newest, FilterShape filter, boolean zonedTime) {
         public Result {
             plans = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(plans));
             references = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(references));
@@ -164,7 +174,7 @@ public final class StatementAnalysis {
         NewestShape newest = oneScan && a.plans.values().iterator().next().newestOnly() ? a.newestShape(statements.get(0).path("node")) : null;
         FilterShape filter = oneScan && countColumn == null && aggregate == null && newest == null
                 && !a.plans.values().iterator().next().newestOnly() ? a.filterShape(statements.get(0).path("node")) : null;
-        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), countColumn, aggregate, newest, filter);
+        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), countColumn, aggregate, newest, filter, a.zonedTime);
     }
 
     /** First pass: CTE names, column names, anything that forces every column. */
@@ -185,6 +195,7 @@ public final class StatementAnalysis {
         } else if (cls.equals("FUNCTION")) {
             TenantFunctions.refusedFunction(node.path("function_name").asString("")).ifPresent(why -> refuse(why, node));
         }
+        zonedTime |= ZonedTimes.candidate(node);
         if (cls.equals("STAR")) {
             everyColumn = true;
         } else if (cls.equals("COLUMN_REF")) {
@@ -1227,10 +1238,12 @@ public final class StatementAnalysis {
         }
         Optional<String> text = stringLiteral(value);
         if (text.isEmpty() || !(castType.isEmpty() || castType.equals("TIMESTAMP") || castType.equals("TIMESTAMP_NS")
-                || castType.equals("DATETIME"))) {
+                || castType.equals("DATETIME") || castType.equals("TIMESTAMPTZ") || castType.equals(ZonedTimes.TIMESTAMPTZ))) {
             return all;
         }
-        OptionalLong ns = literals.epochNanos(text.get(), castType.isEmpty() ? "TIMESTAMP_NS" : castType);
+        // a bare string is read as the statement DuckDB runs reads it: through its zone, if it has one (ZonedTimes)
+        OptionalLong ns = literals.epochNanos(text.get(), castType.isEmpty() ? "VARCHAR"
+                : castType.equals(ZonedTimes.TIMESTAMPTZ) ? "TIMESTAMPTZ" : castType);
         if (ns.isEmpty()) {
             return all;
         }

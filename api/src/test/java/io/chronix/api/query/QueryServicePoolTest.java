@@ -41,7 +41,7 @@ class QueryServicePoolTest {
         DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
         beans.registerSingleton("meters", meters);
         QueryProperties oneThread = new QueryProperties(2, DataSize.ofGigabytes(1), DataSize.ofGigabytes(1), DataSize.ofGigabytes(4),
-                DataSize.ofMegabytes(0), 0, 0, Duration.ofSeconds(1), 0, 1, 4, 10);
+                DataSize.ofMegabytes(0), 0, 1, 4, 10);
         service = new QueryService(sandbox, allocator, beans.getBeanProvider(NamespaceTables.class), null, oneThread,
                 beans.getBeanProvider(MeterRegistry.class));
     }

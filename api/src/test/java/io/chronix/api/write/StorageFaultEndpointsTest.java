@@ -42,8 +42,6 @@ class StorageFaultEndpointsTest {
     static void properties(DynamicPropertyRegistry registry) throws Exception {
         ServiceTestProperties.register(registry, data, OPERATOR);
         registry.add("chronix.engine.storage-retry-interval", () -> "1s");
-        registry.add("chronix.query.warm-up-queries", () -> "0");
-        registry.add("chronix.query.warm-up-http-queries", () -> "0");
         // read when the engine registry is built, i.e. by this test's own context only
         faults = Files.createTempDirectory("chronix-faults");
         System.setProperty("chronix.test.inject-faults", faults.toString());

@@ -54,7 +54,7 @@ public final class CrashCommand {
         SplittableRandom random = new SplittableRandom(seed);
         Ledger ledger = new Ledger();
         Api api = new Api();
-        ServiceProcess service = ServiceProcess.start(java, jar, data, port, jvm, ServiceProcess.NO_WARM_UPS, log);
+        ServiceProcess service = ServiceProcess.start(java, jar, data, port, jvm, List.of(), log);
         api.target(service.base());
         service.awaitReady(readyTimeout);
         String operator = Files.readString(data.resolve("operator-token")).trim();
@@ -89,7 +89,7 @@ public final class CrashCommand {
             } else {
                 jvmOnly++;
             }
-            service = ServiceProcess.start(java, jar, data, port, jvm, ServiceProcess.NO_WARM_UPS, log);
+            service = ServiceProcess.start(java, jar, data, port, jvm, List.of(), log);
             api.target(service.base());
             Duration ready;
             try {

@@ -33,14 +33,6 @@ public final class ServiceProcess {
     }
 
     /**
-     * The service arguments that turn the start-up query warm-ups off. The crash suite gives them:
-     * the warm-ups only compile code, and they would multiply the suite's time without touching
-     * anything it checks.
-     */
-    public static final List<String> NO_WARM_UPS = List.of("--chronix.query.warm-up-queries=0",
-            "--chronix.query.warm-up-http-queries=0");
-
-    /**
      * Starts the jar on {@code data}, listening on {@code port}, its output appended to {@code log}.
      *
      * @param serviceArgs further service arguments ({@code --name=value}), after the data directory and port

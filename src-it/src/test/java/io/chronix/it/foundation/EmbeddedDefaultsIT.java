@@ -38,14 +38,7 @@ class EmbeddedDefaultsIT {
             assertThat(me.body()).contains("\"kind\":\"operator\"");
             assertThat(data.resolve("postgres/PG_VERSION")).exists();
             assertThat(data.resolve("cold")).isDirectory();
-            // the query path ran before the port opened, over an engine of its own, then over the
-            // port as the in-memory warm-up tenant, before the service was ready; both engines are
-            // gone again, and the warm-up namespace never reached the registry (no namespaces/)
-            assertThat(first.output()).containsPattern("query path warmed up \\[queries=\\d+, rows=[1-9]\\d*, ms=\\d+]");
-            assertThat(first.output()).containsPattern("HTTP query path warmed up \\[queries=[1-9]\\d*, ms=\\d+]");
-            assertThat(first.output()).doesNotContain("HTTP warm-up failed");
-            assertThat(data.resolve("warm-up")).doesNotExist();
-            assertThat(data.resolve("namespaces")).doesNotExist();
+            assertThat(data.resolve("namespaces")).as("no namespace yet, so no engine directory").doesNotExist();
         }
 
         try (ServiceProcess second = ServiceProcess.start(data, List.of())) {
@@ -64,8 +57,7 @@ class EmbeddedDefaultsIT {
      */
     @Test
     void theLastUsageReportAtShutdownReachesTheEmbeddedDatabase() throws Exception {
-        List<String> args = List.of("--chronix.usage.report-interval=PT1H", "--chronix.query.warm-up-queries=0",
-                "--chronix.query.warm-up-http-queries=0");
+        List<String> args = List.of("--chronix.usage.report-interval=PT1H");
         WriteClient.Tenant t;
         try (ServiceProcess first = ServiceProcess.start(data, args)) {
             WriteClient c = new WriteClient(first);
@@ -107,7 +99,7 @@ class EmbeddedDefaultsIT {
      */
     @Test
     void comesBackAfterKillOfTheJvmAloneAndOfTheJvmWithItsPostgres() throws Exception {
-        List<String> args = List.of("--chronix.query.warm-up-queries=0", "--chronix.query.warm-up-http-queries=0");
+        List<String> args = List.of();
         long now = System.currentTimeMillis() * 1_000_000L;
         WriteClient.Tenant a;
         try (ServiceProcess first = ServiceProcess.start(data, args)) {

@@ -15,15 +15,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HeapSettingsIT {
 
-    private static final List<String> NO_WARM_UP = List.of("--chronix.query.warm-up-queries=0",
-            "--chronix.query.warm-up-http-queries=0");
-
     @TempDir
     Path data;
 
     @Test
     void aGrowingHeapIsWarnedAboutNamingItsSizesAndTheFlags() throws Exception {
-        try (ServiceProcess service = ServiceProcess.start(data, List.of("-Xms64m", "-Xmx512m"), NO_WARM_UP)) {
+        try (ServiceProcess service = ServiceProcess.start(data, List.of("-Xms64m", "-Xmx512m"), List.of())) {
             assertThat(heapLine(service))
                     .contains("WARN")
                     .contains("not fixed [initial=64 MiB, max=512 MiB] and not pre-touched [AlwaysPreTouch=false]")
@@ -34,7 +31,7 @@ class HeapSettingsIT {
     @Test
     void aFixedPreTouchedHeapIsReportedWithoutAWarning() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(data, List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch"),
-                NO_WARM_UP)) {
+                List.of())) {
             assertThat(heapLine(service)).contains("INFO").contains("the JVM's heap is fixed at 256 MiB and pre-touched");
             assertThat(service.output()).doesNotContain("not pre-touched").doesNotContain("heap is not fixed");
         }

@@ -159,8 +159,8 @@ class QueryIT {
     }
 
     /**
-     * A tenant's GET is answered outside the dispatcher (DirectQueryFilter), a POST through it: for
-     * answers and for every error, the same status, body and headers (all but the date and framing).
+     * The same statement as a GET parameter and as a POST body: for answers and for every error,
+     * the same status, body and headers (all but the date and framing).
      */
     private void getAndPostAnswerAlike(WriteClient c, Setup s) throws Exception {
         String sum = "SELECT host, count(*) AS n FROM cpu GROUP BY host ORDER BY host";

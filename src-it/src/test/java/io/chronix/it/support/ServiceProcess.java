@@ -19,18 +19,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The service jar ({@code api/target/chronix.jar}) running as a child process, started exactly as
- * a user starts it: {@code java -jar chronix.jar --server.port=… --chronix.data-dir=… [args]}, with
- * one difference: unless {@code args} sets it, the HTTP warm-up sends {@value #HTTP_WARM_UP_QUERIES}
- * queries rather than the default's 9,000. The whole warm-up still runs at every start, but these
- * tests start the service some twenty-five times, and the queries past the first few thousand are
- * there for the compiler, not for a test. The child's output is captured for assertions and shown
- * when a test fails.
+ * a user starts it: {@code java -jar chronix.jar --server.port=… --chronix.data-dir=… [args]}. The
+ * child's output is captured for assertions and shown when a test fails.
  */
 public final class ServiceProcess implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
-    static final int HTTP_WARM_UP_QUERIES = 3000;
-    private static final String HTTP_WARM_UP = "--chronix.query.warm-up-http-queries=";
 
     private final Process process;
     private final int port;
@@ -69,9 +63,6 @@ public final class ServiceProcess implements AutoCloseable {
             cmd.add("--server.port=" + port);
         }
         cmd.add("--chronix.data-dir=" + dataDir);
-        if (args.stream().noneMatch(a -> a.startsWith(HTTP_WARM_UP))) {
-            cmd.add(HTTP_WARM_UP + HTTP_WARM_UP_QUERIES);
-        }
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().remove("CHRONIX_OPERATOR_TOKEN");

@@ -1,7 +1,5 @@
 package io.chronix.engine.read;
 
-import io.chronix.engine.model.SameClassList;
-
 import java.util.List;
 import java.util.Objects;
 
@@ -22,10 +20,9 @@ public record ScanRequest(String measurement, List<String> columns, long from, l
 
     public ScanRequest {
         Objects.requireNonNull(measurement, "measurement");
-        // one list class whatever the count: see SameClassList
-        columns = SameClassList.copyOf(columns);
-        tags = SameClassList.copyOf(tags);
-        fields = SameClassList.copyOf(fields);
+        columns = List.copyOf(columns);
+        tags = List.copyOf(tags);
+        fields = List.copyOf(fields);
     }
 
     /** A request without field predicates. */

@@ -1,7 +1,6 @@
 package io.chronix.engine.segment;
 
 import io.chronix.engine.model.FieldType;
-import io.chronix.engine.model.SameClassList;
 
 import java.util.List;
 
@@ -17,8 +16,8 @@ public record SegmentMeta(Header header, String measurement, List<Column> column
                           List<Series> series, long fileSize, int crc) {
 
     public SegmentMeta {
-        columns = SameClassList.copyOf(columns);
-        rowGroups = SameClassList.copyOf(rowGroups);
+        columns = List.copyOf(columns);
+        rowGroups = List.copyOf(rowGroups);
         series = List.copyOf(series);
     }
 
@@ -56,7 +55,7 @@ public record SegmentMeta(Header header, String measurement, List<Column> column
     /** A row group: consecutive rows, one block per column (canonical order). */
     public record RowGroup(long firstRow, int rowCount, long minTime, long maxTime, List<Block> blocks) {
         public RowGroup {
-            blocks = SameClassList.copyOf(blocks);
+            blocks = List.copyOf(blocks);
         }
 
         /** True if any row may fall in {@code [from, to]} (both inclusive). */
