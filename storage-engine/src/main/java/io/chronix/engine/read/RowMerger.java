@@ -336,23 +336,24 @@ public final class RowMerger {
         }
         runStart[runs] = size;
         List<VectorSchemaRoot> out = new ArrayList<>();
-        for (int first = 0; first < runs || (first == 0 && out.isEmpty()); first += batchRows) {
-            int n = Math.max(0, Math.min(batchRows, runs - first));
-            VectorSchemaRoot root = VectorSchemaRoot.create(MeasurementSchema.toArrow(output), allocator);
-            try {
+        try {
+            for (int first = 0; first < runs || (first == 0 && out.isEmpty()); first += batchRows) {
+                int n = Math.max(0, Math.min(batchRows, runs - first));
+                VectorSchemaRoot root = VectorSchemaRoot.create(MeasurementSchema.toArrow(output), allocator);
+                out.add(root);
                 root.allocateNew();
                 for (int c = 0; c < output.size(); c++) {
                     fill(root.getVector(c), output.get(c), order, runStart, first, n);
                 }
                 root.setRowCount(n);
-            } catch (RuntimeException e) {
-                root.close();
-                throw e;
+                if (n == 0) {
+                    break;
+                }
             }
-            out.add(root);
-            if (n == 0) {
-                break;
-            }
+        } catch (RuntimeException e) {
+            // an allocation over the caller's bound: the batches built so far are nobody else's to close
+            out.forEach(VectorSchemaRoot::close);
+            throw e;
         }
         return out;
     }
