@@ -971,7 +971,7 @@ public final class Chronix implements AutoCloseable {
         stats.memtableRows(merger.collected() - fromSegments);
         readSettled(settled, output, request, allocator, helpers, stats, out);
         if (!out.stopped() && (merger.collected() > 0 || settled.isEmpty())) {
-            ScanOutput.takeAll(out.open(), settled.size(), merger.finish(output, allocator, SCAN_BATCH_ROWS));
+            merger.finish(output, allocator, SCAN_BATCH_ROWS, out.open(), settled.size()); // a batch at a time, as built
         }
         return new Scanned(MeasurementSchema.toArrow(output), settled.size(), stats.snapshot());
     }

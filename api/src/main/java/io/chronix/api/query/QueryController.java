@@ -77,12 +77,11 @@ class QueryController {
             a LIST/STRUCT/MAP its JSON text; an ENUM holds its values (VARCHAR) in every format. \
             A time-bucket width of zero or less is refused. Results stream. Header X-Chronix-Scan says, per \
             measurement, what the engine scan read after pruning by time range, tags, numeric field ranges and columns, \
-            and its segments, row groups and rows read against what the measurement holds; X-Chronix-Scan-Rows the total rows; \
-            X-Chronix-Answered-By who computed the answer: `duckdb`, or the engine itself, as DuckDB would, for a bare count \
-            (`engine-count`), a bucketed aggregate (`engine-aggregate`), each tag value's newest row (`engine-newest`) or a \
-            plain filter of time, tags and fields against numbers (`engine-filter`). \
+            and its segments, row groups and rows read against what the measurement holds, as far as DuckDB had read when \
+            the answer began (scans stream into DuckDB as it executes); X-Chronix-Scan-Rows the total rows; \
+            X-Chronix-Answered-By who computed the answer: `duckdb` for every statement. \
             400: SQL errors (message, errorType, position), unknown measurement; 408: over queryTimeout; 422: over a memory \
-            limit; 429: over maxConcurrentQueries (Retry-After); 503 query-capacity: the service's query threads are \
+            limit (Arrow batches in flight over chronix.query.max-scan-bytes, or DuckDB's memory_limit); 429: over maxConcurrentQueries (Retry-After); 503 query-capacity: the service's query threads are \
             busy and its queue of waiting queries is full (Retry-After).""",
             security = @SecurityRequirement(name = "bearer"),
             responses = {

@@ -14,8 +14,11 @@ import jakarta.validation.constraints.NotNull;
  * @param threads        DuckDB worker threads shared by all queries (default 2)
  * @param memoryLimit    DuckDB's memory limit for hash tables, sorts and results (default 1 GiB);
  *                       it does not spill: a query over it fails with 422
- * @param maxScanBytes   Arrow memory one query's scans may hold (default 1 GiB; DuckDB does not
- *                       count it); over it the query fails with 422 naming the limit
+ * @param maxScanBytes   Arrow memory one query may hold at a time (default 1 GiB): its scans'
+ *                       batches in flight — each reference streams into DuckDB through a queue
+ *                       of a few batches — and DuckDB's answer batches being written; tables
+ *                       stream through, so it does not grow with the rows read. DuckDB does not
+ *                       count it. Over it the query fails with 422 naming the limit
  * @param maxTotalBytes  Arrow memory all queries together may hold (default 4 GiB)
  * @param recycledBytes  native memory of finished queries' Arrow buffers kept for the next ones
  *                       instead of being unmapped (default 256 MiB; 0 keeps none): see

@@ -7,7 +7,6 @@ import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.schema.MeasurementSchema;
 import org.apache.arrow.memory.BufferAllocator;
 
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -50,15 +49,9 @@ public record EngineTables(Chronix engine, ScanHelpers helpers) implements SqlQu
         return engine.scanUnordered(request, allocator, helpers, sink);
     }
 
-    /** From segment row counts where the engine can prove them equal to a scan's, the rest scanned. */
-    @Override
-    public io.chronix.engine.read.RowCount countRows(ScanRequest request, BufferAllocator allocator) {
-        return engine.count(request, allocator);
-    }
-
     /** Each series' newest row from the engine's last-value cache (the plan is unbounded above). */
     @Override
-    public ScanResult scanNewest(ScanRequest request, List<String> orderTags, BufferAllocator allocator) {
-        return engine.scanLatest(request, orderTags, allocator);
+    public ScanResult scanNewest(ScanRequest request, BufferAllocator allocator) {
+        return engine.scanLatest(request, allocator);
     }
 }

@@ -1,23 +1,18 @@
 package io.chronix.api.sql;
 
 import io.chronix.engine.read.BatchSink;
-import io.chronix.engine.read.ScanRequest;
-import io.chronix.engine.read.RowCount;
 import io.chronix.engine.read.ScanOutput;
+import io.chronix.engine.read.ScanRequest;
 import io.chronix.engine.read.ScanResult;
 import io.chronix.engine.read.ScanStatistics;
 import io.chronix.engine.read.StreamedScan;
+import io.chronix.engine.schema.Column;
 import io.chronix.engine.schema.MeasurementSchema;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import io.chronix.engine.read.BatchListReader;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBResultSet;
 
@@ -26,28 +21,36 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * One tenant statement, from text to an Arrow result: parse it in DuckDB
- * ({@code json_serialize_sql}), find what it reads ({@link StatementAnalysis}), scan exactly that
- * from the engine, hand the batches to DuckDB as Arrow streams registered on this query's own
- * connection, run it, and return DuckDB's result as an {@link ArrowReader}.
+ * ({@code json_serialize_sql}), find what it reads ({@link StatementAnalysis}), hand DuckDB each
+ * measurement reference as a stream of the engine's scan, run it, and return DuckDB's result as an
+ * {@link ArrowReader}. Every statement takes this one path.
  *
- * <p>A measurement read once is registered under its own name as a stream (zero-copy). One read
- * more than once, or from a statement with CTEs (which DuckDB may inline and scan twice), is
- * materialised once as a temporary table of this connection — a registered stream can be scanned
- * only once. Should DuckDB still rescan a stream, the statement is run again with every
- * measurement materialised.
+ * <p>Streams: each reference is a {@link ScanStream} exported through the Arrow C Data Interface
+ * and registered on this query's own connection; DuckDB pulls its batches as it executes, so the
+ * query holds the batches in flight, never a whole table, and big sorts, joins and windows are
+ * DuckDB's (its {@code memory_limit}). A registered stream can be scanned once, so a measurement
+ * named more than once gets a stream per reference: each reference is renamed in the statement's
+ * text to a stream of its own ({@code "__chronix_scan_k" AS cpu}, an alias of its own kept). A
+ * measurement whose references cannot all be renamed (a CTE of the same name), or a statement
+ * DuckDB makes rescan a stream (a CTE it inlines twice), is run with that measurement — or, on a
+ * rescan, every one — copied into a temporary table of the connection through a stream first.
  *
- * <p>Owns its connection, its scans and the streams; {@link #close()} releases all of them. Not
- * thread-safe, except {@link #cancel()}, which interrupts the running statement from any thread.
+ * <p>Owns its connection, its streams and their scans; {@link #close()} releases all of them
+ * whatever happened before (answered, failed, cancelled, abandoned mid-answer). Not thread-safe,
+ * except {@link #cancel()}, which interrupts the running statement and stops its scans from any
+ * thread.
  */
 public final class SqlQuery implements AutoCloseable {
 
@@ -67,11 +70,8 @@ public final class SqlQuery implements AutoCloseable {
         /**
          * Each matching series' newest row within the request's range, for a statement that keeps
          * nothing else ({@link ScanPlan#newestOnly()}); a scan of everything answers the same, slower.
-         *
-         * @param orderTags tags the statement orders by: a hint, rows in that order (ascending) may
-         *                  be kept as they are rather than sorted and copied
          */
-        default ScanResult scanNewest(ScanRequest request, List<String> orderTags, BufferAllocator allocator) {
+        default ScanResult scanNewest(ScanRequest request, BufferAllocator allocator) {
             return scan(request, allocator);
         }
 
@@ -84,25 +84,14 @@ public final class SqlQuery implements AutoCloseable {
                 return ScanOutput.streaming(sink).feed(r);
             }
         }
-
-        /** Threads a query may borrow for its scans and the engine's aggregation; null for none. */
-        default io.chronix.engine.read.ScanHelpers helpers() {
-            return null;
-        }
-
-        /** How many rows {@link #scan} would answer, and what counting read; a scan and a sum answers the same, slower. */
-        default RowCount countRows(ScanRequest request, BufferAllocator allocator) {
-            try (ScanResult r = scan(request, allocator)) {
-                return new RowCount(r.rowCount(), r.statistics());
-            }
-        }
     }
 
     /**
-     * What one measurement's scan read.
+     * What one measurement's scans read, summed over its references' streams; complete for the
+     * streams DuckDB read to their end.
      *
-     * @param rows       rows the scan answered
-     * @param statistics what it read of the measurement's segments, row groups and rows, against what they hold
+     * @param rows       rows the scans handed DuckDB
+     * @param statistics what they read of the measurement's segments, row groups and rows, against what they hold
      */
     public record TableScan(String measurement, ScanPlan plan, int references, long rows, int batches, long bytes,
             ScanStatistics statistics) {
@@ -111,10 +100,11 @@ public final class SqlQuery implements AutoCloseable {
     private static final Pattern ERROR_TYPE = Pattern.compile("^(?:[\\w.]+Exception: )?([A-Z][A-Za-z ]*? Error): ", Pattern.DOTALL);
     private static final Pattern LINE = Pattern.compile("\\n\\s*LINE (\\d+): (.*)\\n(\\s*)\\^");
     private static final int RESULT_BATCH_ROWS = 65_536;
+    private static final String STREAM_PREFIX = "__chronix_scan_";
 
-    /** Who computed the answer: DuckDB, or the engine itself for the statements it answers exactly as DuckDB would. */
+    /** Who computed the answer: DuckDB, for every statement. */
     public enum AnsweredBy {
-        DUCKDB, ENGINE_COUNT, ENGINE_AGGREGATE, ENGINE_NEWEST, ENGINE_FILTER;
+        DUCKDB;
 
         /** As the {@code X-Chronix-Answered-By} header shows it. */
         public String label() {
@@ -126,312 +116,115 @@ public final class SqlQuery implements AutoCloseable {
     /** What DuckDB runs instead of {@link #sql} when it compares {@code time} with zoned values; null otherwise. */
     private ZonedTimes.Rewrite zoned;
     private final SqlSandbox sandbox;
-    /** Opened when DuckDB runs the statement (the scans' size picks the instance); null until then. */
-    private DuckDBConnection connection;
-    private long inputRows;
-    /** The statement's shape if the engine's aggregation may answer it; null otherwise. */
-    private AggregateShape aggregate;
-    /** Threads the engine's aggregation may borrow; null for none. */
-    private io.chronix.engine.read.ScanHelpers helpers;
-    /** The engine's answer found while choosing the window to scan ({@link #newestBucketsWindow}); null otherwise. */
-    private ScanResult windowAnswer;
-    /**
-     * The measurement and plan {@link #execute} scans and aggregates batch by batch as the scan
-     * reads them ({@link #aggregateWhileScanning}); null when {@link #prepare} scanned everything.
-     */
-    private Deferred deferred;
-    /** The statement's shape if the engine answers it from each series' newest row; null otherwise. */
-    private NewestShape newest;
-    /** The statement's shape if the engine answers it by keeping rows of the scan; null otherwise. */
-    private FilterShape filter;
-    private AnsweredBy answeredBy = AnsweredBy.DUCKDB;
+    private final Tables tables;
     private final BufferAllocator allocator;
-    private final List<ScanResult> results = new ArrayList<>();
-    private final List<ArrowArrayStream> streams = new ArrayList<>();
-    private final List<TableScan> scans = new ArrayList<>();
-    private final Map<String, ScanResult> byMeasurement = new java.util.LinkedHashMap<>();
-    private final Map<String, Integer> references;
-    private final boolean hasCtes;
+    /**
+     * The C structs and names the Arrow C Data Interface exports to DuckDB (a few hundred bytes a
+     * stream and batch), beside the query's allocator rather than under its bound: the scans may
+     * fill that bound before DuckDB asks for a stream's schema, and an export that fails inside
+     * DuckDB's registration is reported as a text error and leaves what DuckDB took unreleased.
+     */
+    private final BufferAllocator exports;
+    private final StatementAnalysis.Result analysis;
+    /** Opened when DuckDB runs the statement (the scans' first rows pick the instance); null until then. */
+    private DuckDBConnection connection;
+    /** Every stream started, by measurement, in order; closed with the query. */
+    private final Map<String, List<ScanStream>> streams = new java.util.LinkedHashMap<>();
+    /** The same streams, for {@link #cancel()} from another thread. */
+    private final List<ScanStream> everyStream = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<ArrowArrayStream> exported = new ArrayList<>();
     private volatile Statement running;
     private volatile boolean cancelled;
     private ResultSet resultSet;
     private ArrowReader reader;
-    /** The answer of a bare count, computed by the engine; {@code null} for every other statement. */
-    private ScanResult count;
 
-    private SqlQuery(String sql, SqlSandbox sandbox, BufferAllocator allocator, Map<String, Integer> references, boolean hasCtes) {
+    private SqlQuery(String sql, SqlSandbox sandbox, Tables tables, BufferAllocator allocator, StatementAnalysis.Result analysis) {
         this.sql = sql;
         this.sandbox = sandbox;
+        this.tables = tables;
         this.allocator = allocator;
-        this.references = references;
-        this.hasCtes = hasCtes;
+        BufferAllocator parent = allocator.getParentAllocator();
+        this.exports = (parent != null ? parent : allocator).newChildAllocator("query-exports", 0, Long.MAX_VALUE);
+        this.analysis = analysis;
     }
 
     /**
-     * Parses, analyses and scans; the statement does not run yet. A statement the engine aggregates
-     * is scanned by {@link #execute()} instead, which adds up each batch as the scan reads it.
+     * Parses and analyses; nothing is scanned yet ({@link #execute()} starts the scans as DuckDB
+     * runs the statement).
      *
-     * @param allocator where scans and results live; bound it to bound the query's Arrow memory
+     * @param allocator where scans and results live; bound it to bound the query's Arrow memory in flight
      * @throws SqlErrorException for a statement DuckDB or the analysis refuses
      */
     public static SqlQuery prepare(SqlSandbox sandbox, Tables tables, String sql, BufferAllocator allocator) {
-        SqlQuery q = null;
         LiteralCasts casts = new LiteralCasts(sandbox);
         try {
             int scope = tables.parseScope();
             Set<String> measurements = Set.copyOf(tables.measurements());
             StatementAnalysis.Result analysis = sandbox.analyses.analyse(scope, sql, measurements, tables::schema, casts,
                     (schemas, literals) -> StatementAnalysis.analyse(sql, sandbox.statementTree(scope, sql), measurements, schemas, literals));
-            q = new SqlQuery(sql, sandbox, allocator, analysis.references(), analysis.hasCtes());
+            SqlQuery q = new SqlQuery(sql, sandbox, tables, allocator, analysis);
             if (analysis.zonedTime()) {
                 q.zoned = ZonedTimes.rewrite(sql, StatementAnalysis.read(sandbox.serialize(scope, sql)), casts);
             }
-            if (analysis.countColumn() != null) {
-                // SELECT count(*) FROM m [WHERE exact conjuncts]: the engine counts, DuckDB has nothing to do
-                Map.Entry<String, ScanPlan> only = analysis.plans().entrySet().iterator().next();
-                RowCount counted = tables.countRows(only.getValue().toRequest(), allocator);
-                q.count = countAnswer(analysis.countColumn(), counted.rows(), allocator);
-                q.results.add(q.count);
-                q.scans.add(new TableScan(only.getKey(), only.getValue(), 1, counted.rows(), 0, 0, counted.statistics()));
-                q.answeredBy = AnsweredBy.ENGINE_COUNT;
-                return q;
-            }
-            q.aggregate = analysis.aggregate();
-            q.newest = analysis.newest();
-            q.filter = analysis.filter();
-            q.helpers = tables.helpers();
-            for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
-                ScanPlan plan = e.getValue();
-                ScanResult r;
-                if (q.aggregate != null && q.aggregate.newestBucketsFirst().isEmpty() && analysis.plans().size() == 1) {
-                    // read by execute(), each batch aggregated as it is read, under the query's timeout
-                    q.deferred = new Deferred(tables, e.getKey(), plan);
-                    continue;
-                }
-                if (q.aggregate != null && q.aggregate.newestBucketsFirst().isPresent()) {
-                    Scanned window = q.newestBucketsWindow(tables, plan, q.aggregate);
-                    plan = window.plan();
-                    r = window.result();
-                } else {
-                    r = plan.newestOnly() ? tables.scanNewest(plan.toRequest(), orderTags(q.newest), allocator)
-                            : tables.scan(plan.toRequest(), allocator);
-                }
-                q.addScan(e.getKey(), plan, r);
-            }
             return q;
         } catch (SQLException e) {
-            if (q != null) {
-                q.close();
-            }
             throw sqlError(sql, e);
-        } catch (RuntimeException e) {
-            if (q != null) {
-                q.close();
-            }
-            throw e;
         } finally {
             casts.close();
         }
     }
 
-    /**
-     * The plan to scan for a statement whose answer is its newest buckets
-     * ({@link AggregateShape#newestBucketsFirst}): a window of whole buckets back from the end of
-     * the range, as many as the answer has rows, then four times as many, and so on, until the
-     * engine's answer over the window has all its rows, or else the whole range. Each bucket
-     * inside a window is whole, and every bucket before it sorts after the window's, so an answer
-     * with all its rows is the answer over the whole range. TSBS's groupby-orderby-limit reads
-     * five minutes instead of the day before its end. The answer found, if any, is kept in
-     * {@link #windowAnswer}; if the engine cannot answer a window, DuckDB answers the statement
-     * ({@link #aggregate} is cleared: the whole range would fail the same way).
-     *
-     * @return the plan kept and its scan, which the caller owns
-     */
-    private Scanned newestBucketsWindow(Tables tables, ScanPlan plan, AggregateShape shape) {
-        AggregateShape.Bucket bucket = shape.newestBucketsFirst().orElseThrow();
-        long rows = shape.limit() > Long.MAX_VALUE - shape.offset() ? Long.MAX_VALUE : shape.limit() + shape.offset();
-        long last = EngineAggregation.bucketOf(shape.to(), bucket.width(), bucket.origin());
-        for (long buckets = Math.max(rows, 1); ; buckets = buckets > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : buckets * 4) {
-            long back = buckets - 1 > Long.MAX_VALUE / bucket.width() ? Long.MAX_VALUE : (buckets - 1) * bucket.width();
-            long start = last < Long.MIN_VALUE + back ? Long.MIN_VALUE : last - back; // back >= 0
-            if (back == Long.MAX_VALUE || start <= shape.from() || start <= plan.from()) {
-                return new Scanned(plan, tables.scan(plan.toRequest(), allocator)); // the whole range
-            }
-            ScanPlan window = plan.startingAt(start);
-            ScanResult r = tables.scan(window.toRequest(), allocator);
-            ScanResult answer;
-            try {
-                answer = EngineAggregation.answer(shape, r, allocator, () -> cancelled, helpers);
-            } catch (RuntimeException e) {
-                r.close();
-                throw e;
-            }
-            if (answer != null && answer.rowCount() == shape.limit()) {
-                windowAnswer = answer; // closed with the query
-                return new Scanned(window, r);
-            }
-            r.close();
-            if (answer == null) {
-                aggregate = null;
-                return new Scanned(plan, tables.scan(plan.toRequest(), allocator));
-            }
-            answer.close();
-        }
-    }
-
-    /** A plan and what its scan read. */
-    private record Scanned(ScanPlan plan, ScanResult result) {
-    }
-
-    /** A measurement's plan left for {@link #execute} to scan, and what scans it. */
-    private record Deferred(Tables tables, String measurement, ScanPlan plan) {
-    }
-
-    /** Keeps a measurement's scan for DuckDB and the engine's answers, and counts what it read. */
-    private void addScan(String measurement, ScanPlan plan, ScanResult r) {
-        results.add(r);
-        byMeasurement.put(measurement, r);
-        long bytes = 0;
-        for (VectorSchemaRoot b : r.batches()) {
-            bytes += ScanResult.bufferBytes(b);
-        }
-        countScan(measurement, plan, r.rowCount(), r.batches().size(), bytes, r.statistics());
-    }
-
-    /** Counts what a measurement's scan read, for the diagnostics and DuckDB's choice of instance. */
-    private void countScan(String measurement, ScanPlan plan, long rows, int batches, long bytes, ScanStatistics statistics) {
-        inputRows += rows;
-        scans.add(new TableScan(measurement, plan, references.getOrDefault(measurement, 1), rows, batches, bytes, statistics));
-    }
-
-    /**
-     * The engine's aggregate over the deferred measurement, added up batch by batch while the
-     * engine reads them: no batch outlives its part of the sum, so the query's Arrow memory does
-     * not grow with the rows aggregated (a half-day aggregate over 400 hosts built 170 MB of
-     * vectors first), and a cancel stops the scan between batches. Null when the answer is
-     * DuckDB's (a sum beyond a {@code long}, too many groups): then the measurement is scanned
-     * again, kept whole for DuckDB.
-     */
-    private ScanResult aggregateWhileScanning() {
-        EngineAggregation.Accumulation accumulation = new EngineAggregation.Accumulation(aggregate, () -> cancelled);
-        StreamedScan s = deferred.tables().scanInto(deferred.plan().toRequest(), allocator, accumulation);
-        if (cancelled) {
-            throw new QueryCancelledException();
-        }
-        ScanResult answer = s.complete() ? accumulation.finish(allocator) : null;
-        if (answer == null) {
-            addScan(deferred.measurement(), deferred.plan(), deferred.tables().scan(deferred.plan().toRequest(), allocator));
-            return null;
-        }
-        countScan(deferred.measurement(), deferred.plan(), s.rows(), s.batches(), s.bytes(), s.statistics());
-        return answer;
-    }
-
-    /** DuckDB's answer to a bare {@code count(*)}: one nullable {@code BIGINT} column, one row. */
-    /**
-     * The tags a lastpoint statement orders by, as far as the engine's order (ascending, NULLs
-     * last) is the statement's; none for other statements.
-     */
-    private static List<String> orderTags(NewestShape newest) {
-        List<String> tags = new ArrayList<>();
-        for (NewestShape.Key k : newest == null ? List.<NewestShape.Key>of() : newest.keys()) {
-            if (k.descending() || k.nullsFirst()) {
-                break;
-            }
-            tags.add(k.column());
-        }
-        return tags;
-    }
-
-    private static ScanResult countAnswer(String column, long rows, BufferAllocator allocator) {
-        Schema schema = new Schema(List.of(Field.nullable(column, new ArrowType.Int(64, true))));
-        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-        try {
-            BigIntVector v = (BigIntVector) root.getVector(0);
-            v.allocateNew(1);
-            v.set(0, rows);
-            root.setRowCount(1);
-            return new ScanResult(schema, List.of(root));
-        } catch (RuntimeException e) {
-            root.close();
-            throw e;
-        }
-    }
-
-    /** Whether the engine's row count answers the statement (a bare {@code count(*)}), so DuckDB runs nothing. */
-    public boolean countedByEngine() {
-        return count != null;
-    }
-
-    /** Who answered; final once {@link #execute()} returned. */
+    /** Who answered. */
     public AnsweredBy answeredBy() {
-        return answeredBy;
+        return AnsweredBy.DUCKDB;
     }
 
     /**
-     * What the scans read, per measurement, in the order they were scanned; complete once {@link
-     * #execute()} returned (an aggregate the engine answers is scanned by it, batch by batch).
+     * What the scans read, per measurement, in the order of the analysis: a stream DuckDB has not
+     * read to its end counts the rows it handed over so far and no statistics.
      */
     public List<TableScan> scans() {
-        return List.copyOf(scans);
+        List<TableScan> out = new ArrayList<>();
+        for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
+            long rows = 0;
+            int batches = 0;
+            long bytes = 0;
+            ScanStatistics statistics = ScanStatistics.NONE;
+            for (ScanStream s : streams.getOrDefault(e.getKey(), List.of())) {
+                StreamedScan t = s.summary();
+                rows += t.rows();
+                batches += t.batches();
+                bytes += t.bytes();
+                if (statistics == ScanStatistics.NONE) {
+                    statistics = t.statistics(); // every reference reads the same plan: one scan's statistics describe it
+                }
+            }
+            out.add(new TableScan(e.getKey(), e.getValue(), analysis.references().getOrDefault(e.getKey(), 1), rows, batches, bytes,
+                    statistics));
+        }
+        return out;
     }
 
     /**
-     * Registers the scans and runs the statement.
+     * Starts the scans, registers them and runs the statement.
      *
      * @return DuckDB's result, batch by batch; valid until {@link #close()}
      * @throws SqlErrorException for binder, conversion and execution errors
      * @throws QueryCancelledException if {@link #cancel()} interrupted it
+     * @throws org.apache.arrow.memory.OutOfMemoryException if a scan's batches in flight outgrew the allocator's bound
      */
     public ArrowReader execute() {
-        if (count != null) {
-            if (cancelled) {
-                throw new QueryCancelledException();
-            }
-            reader = new BatchListReader(allocator, count.schema(), count.batches());
-            return reader;
-        }
-        ScanResult answer = null;
-        if (windowAnswer != null) {
-            answer = windowAnswer;
-            answeredBy = AnsweredBy.ENGINE_AGGREGATE;
-        } else if (aggregate != null) {
-            answer = deferred != null ? aggregateWhileScanning()
-                    : EngineAggregation.answer(aggregate, byMeasurement.get(aggregate.measurement()), allocator, () -> cancelled, helpers);
-            answeredBy = answer != null ? AnsweredBy.ENGINE_AGGREGATE : AnsweredBy.DUCKDB;
-        } else if (newest != null) {
-            answer = EngineNewest.answer(newest, byMeasurement.get(newest.measurement()), allocator, () -> cancelled);
-            answeredBy = answer != null ? AnsweredBy.ENGINE_NEWEST : AnsweredBy.DUCKDB;
-        } else if (filter != null) {
-            answer = EngineFilter.answer(filter, byMeasurement.get(filter.measurement()), allocator, () -> cancelled);
-            answeredBy = answer != null ? AnsweredBy.ENGINE_FILTER : AnsweredBy.DUCKDB;
-        }
-        if (answer != null) {
-            if (answer != windowAnswer) {
-                results.add(answer);
-            }
-            reader = new BatchListReader(allocator, answer.schema(), answer.batches());
-            return reader;
-        }
         try {
-            if (connection == null) {
-                // the instance is chosen by what DuckDB will read: a small input runs serially (SqlSandbox)
-                connection = sandbox.connect(inputRows);
-            }
             return run(false);
         } catch (SQLException e) {
-            if (cancelled) {
-                throw new QueryCancelledException();
-            }
+            rethrowScanFailure(e);
             String m = String.valueOf(e.getMessage());
             if (m.contains("released") || m.contains("already been consumed") || m.contains("scanned once")) {
                 try {
                     resetRegistrations();
                     return run(true);
                 } catch (SQLException again) {
-                    if (cancelled) {
-                        throw new QueryCancelledException();
-                    }
+                    rethrowScanFailure(again);
                     throw executionError(again);
                 }
             }
@@ -439,20 +232,75 @@ public final class SqlQuery implements AutoCloseable {
         }
     }
 
+    /** A cancel, or the failure of a scan that DuckDB reported as its own error, as what it is. */
+    private void rethrowScanFailure(SQLException e) {
+        if (cancelled) {
+            throw new QueryCancelledException();
+        }
+        for (ScanStream s : everyStream) {
+            if (s.failure() instanceof RuntimeException r) {
+                r.addSuppressed(e);
+                throw r;
+            }
+            if (s.failure() instanceof Error err) {
+                throw err;
+            }
+        }
+    }
+
     private ArrowReader run(boolean materialiseAll) throws SQLException {
-        int i = 0;
-        for (TableScan t : scans) {
-            ScanResult r = byMeasurement.get(t.measurement());
-            boolean materialise = materialiseAll || hasCtes || references.getOrDefault(t.measurement(), 1) > 1;
-            String streamName = materialise ? "__chronix_scan_" + (i++) : t.measurement();
-            ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-            streams.add(stream);
-            Data.exportArrayStream(allocator, new BatchListReader(allocator, r.schema(), r.batches()), stream);
-            connection.registerArrowStream(streamName, stream);
-            if (materialise) {
+        // which measurements get a stream per reference, renamed in the text, and which a temporary table
+        Map<String, List<StatementAnalysis.Site>> sites = new HashMap<>();
+        for (StatementAnalysis.Site site : analysis.sites()) {
+            sites.computeIfAbsent(site.measurement(), k -> new ArrayList<>()).add(site);
+        }
+        List<Registration> registrations = new ArrayList<>();
+        List<Rename> renames = new ArrayList<>();
+        int k = 0;
+        for (Map.Entry<String, ScanPlan> e : analysis.plans().entrySet()) {
+            String m = e.getKey();
+            int references = analysis.references().getOrDefault(m, 1);
+            List<StatementAnalysis.Site> of = sites.getOrDefault(m, List.of());
+            List<Rename> renamed = materialiseAll || references <= 1 ? null : renames(m, of, k);
+            if (renamed != null) {
+                for (Rename r : renamed) {
+                    registrations.add(new Registration(m, e.getValue(), r.stream(), false));
+                }
+                renames.addAll(renamed);
+                k += renamed.size();
+            } else {
+                boolean materialise = materialiseAll || references > 1;
+                registrations.add(new Registration(m, e.getValue(), materialise ? STREAM_PREFIX + (k++) : m, materialise));
+            }
+        }
+        List<ScanStream> started = new ArrayList<>();
+        for (Registration r : registrations) {
+            ScanStream s = open(r.measurement(), r.plan());
+            streams.computeIfAbsent(r.measurement(), x -> new ArrayList<>()).add(s);
+            everyStream.add(s);
+            started.add(s);
+            if (cancelled) {
+                s.cancel();
+            }
+        }
+        if (connection == null) {
+            // the instance is chosen by what DuckDB will read: a small input runs serially (SqlSandbox)
+            connection = sandbox.connect(inputRows(started));
+        }
+        for (int i = 0; i < registrations.size(); i++) {
+            Registration r = registrations.get(i);
+            ArrowArrayStream stream = ArrowArrayStream.allocateNew(exports);
+            exported.add(stream);
+            Data.exportArrayStream(exports, started.get(i), stream);
+            try {
+                connection.registerArrowStream(r.name(), stream);
+            } catch (RuntimeException e) {
+                throw registrationFailure(e);
+            }
+            if (r.materialise()) {
                 try (Statement s = connection.createStatement()) {
-                    s.execute("CREATE OR REPLACE TEMP TABLE " + quoted(t.measurement()) + " AS FROM " + quoted(streamName));
-                    s.execute("DROP VIEW IF EXISTS " + quoted(streamName));
+                    s.execute("CREATE OR REPLACE TEMP TABLE " + quoted(r.measurement()) + " AS FROM " + quoted(r.name()));
+                    s.execute("DROP VIEW IF EXISTS " + quoted(r.name()));
                 }
             }
         }
@@ -464,23 +312,191 @@ public final class SqlQuery implements AutoCloseable {
         if (cancelled) {
             s.cancel();
         }
-        resultSet = s.executeQuery(zoned == null ? sql : zoned.sql());
+        resultSet = s.executeQuery(executed(renames));
         reader = (ArrowReader) ((DuckDBResultSet) resultSet).arrowExportStream(allocator, RESULT_BATCH_ROWS);
         return reader;
     }
 
+    /**
+     * What a registration's failure was. DuckDB's driver reports a failure of the stream's export
+     * (its schema is exported on this thread, while the scans may already hold the query's memory)
+     * as a {@code RuntimeException} around an {@code SQLException} whose text is all that is left
+     * of the cause: an Arrow allocation over the query's bound is that bound, as anywhere else.
+     */
+    private RuntimeException registrationFailure(RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.arrow.memory.OutOfMemoryException oom) {
+                return oom;
+            }
+            if (t instanceof SQLException sql && String.valueOf(sql.getMessage()).contains(
+                    org.apache.arrow.memory.OutOfMemoryException.class.getName())) {
+                org.apache.arrow.memory.OutOfMemoryException oom = new org.apache.arrow.memory.OutOfMemoryException(sql.getMessage());
+                oom.addSuppressed(e);
+                return oom;
+            }
+        }
+        return e;
+    }
+
+    /** A stream to register: under {@code name}, or copied into a temporary table named after the measurement. */
+    private record Registration(String measurement, ScanPlan plan, String name, boolean materialise) {
+    }
+
+    /** The reference at {@code position}, {@code length} characters, read from stream {@code stream}. */
+    private record Rename(int position, int length, String stream, boolean aliased) {
+    }
+
+    /**
+     * A stream name per reference of {@code measurement}, numbered from {@code first}, or null if
+     * some reference has no place in the text that names the measurement (then it is materialised).
+     */
+    private List<Rename> renames(String measurement, List<StatementAnalysis.Site> sites, int first) {
+        if (sites.size() != analysis.references().getOrDefault(measurement, 1)) {
+            return null;
+        }
+        List<Rename> out = new ArrayList<>();
+        for (StatementAnalysis.Site site : sites) {
+            int length = nameLength(sql, site.position(), measurement);
+            if (length < 0) {
+                return null;
+            }
+            out.add(new Rename(site.position(), length, STREAM_PREFIX + (first + out.size()), site.aliased()));
+        }
+        return out;
+    }
+
+    /**
+     * The length of the identifier at {@code at} if it names {@code measurement} (as DuckDB
+     * resolves names: case-insensitively, quoted or not); -1 otherwise.
+     */
+    static int nameLength(String sql, int at, String measurement) {
+        if (at < 0 || at >= sql.length()) {
+            return -1;
+        }
+        int end;
+        String name;
+        if (sql.charAt(at) == '"') {
+            StringBuilder b = new StringBuilder();
+            int i = at + 1;
+            while (true) {
+                if (i >= sql.length()) {
+                    return -1;
+                }
+                char c = sql.charAt(i);
+                if (c == '"') {
+                    if (i + 1 < sql.length() && sql.charAt(i + 1) == '"') {
+                        b.append('"');
+                        i += 2;
+                        continue;
+                    }
+                    break;
+                }
+                b.append(c);
+                i++;
+            }
+            end = i + 1;
+            name = b.toString();
+        } else {
+            int i = at;
+            while (i < sql.length() && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
+                i++;
+            }
+            end = i;
+            name = sql.substring(at, end);
+        }
+        boolean names = name.equals(measurement) || name.equalsIgnoreCase(measurement);
+        return names ? end - at : -1;
+    }
+
+    /**
+     * The text DuckDB runs: the statement with its zoned time comparisons cast ({@link ZonedTimes})
+     * and each renamed reference reading its own stream. Both edit the statement as written, at
+     * positions of its parse tree; the renames move past the casts inserted before them.
+     */
+    private String executed(List<Rename> renames) {
+        if (zoned == null) {
+            return renamed(sql, renames);
+        }
+        List<Rename> moved = new ArrayList<>();
+        for (Rename r : renames) {
+            moved.add(new Rename(zoned.rewritten(r.position()), r.length(), r.stream(), r.aliased()));
+        }
+        return renamed(zoned.sql(), moved);
+    }
+
+    /** The statement with each renamed reference reading its own stream, under the name it had. */
+    private String renamed(String text, List<Rename> renames) {
+        if (renames.isEmpty()) {
+            return text;
+        }
+        List<Rename> sorted = new ArrayList<>(renames);
+        sorted.sort((a, b) -> Integer.compare(b.position(), a.position()));
+        StringBuilder b = new StringBuilder(text);
+        for (Rename r : sorted) {
+            String written = text.substring(r.position(), r.position() + r.length());
+            b.replace(r.position(), r.position() + r.length(), quoted(r.stream()) + (r.aliased() ? "" : " AS " + written));
+        }
+        return b.toString();
+    }
+
+    /** Starts a stream of {@code plan}'s scan. */
+    private ScanStream open(String measurement, ScanPlan plan) {
+        ScanRequest request = plan.toRequest();
+        Function<BatchSink, StreamedScan> scan = plan.newestOnly()
+                ? sink -> {
+                    try (ScanResult r = tables.scanNewest(request, allocator)) {
+                        return ScanOutput.streaming(sink).feed(r);
+                    }
+                }
+                : sink -> tables.scanInto(request, allocator, sink);
+        return new ScanStream(allocator, scanSchema(measurement, request), scan);
+    }
+
+    /** The columns a scan of {@code request} answers, as the engine orders them: {@code time} alone for a measurement not yet written. */
+    private Schema scanSchema(String measurement, ScanRequest request) {
+        Optional<MeasurementSchema> schema = tables.schema(measurement);
+        return schema.isPresent() ? MeasurementSchema.toArrow(schema.get().columnsFor(request.columns()))
+                : MeasurementSchema.toArrow(List.of(Column.time()));
+    }
+
+    /**
+     * The rows the streams hand DuckDB if every one of them ended within {@link
+     * SqlSandbox#SERIAL_MAX_ROWS} together, else more than that: waits only while a stream is
+     * short of its hand-off's capacity.
+     */
+    private long inputRows(List<ScanStream> started) {
+        long rows = 0;
+        try {
+            for (ScanStream s : started) {
+                long r = s.rowsIfAtMost(SqlSandbox.SERIAL_MAX_ROWS - rows);
+                if (r == Long.MAX_VALUE) {
+                    return Long.MAX_VALUE;
+                }
+                rows += r;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cancel();
+            throw new QueryCancelledException();
+        }
+        return rows;
+    }
+
     private void resetRegistrations() {
         try (Statement s = connection.createStatement()) {
-            for (TableScan t : scans) {
-                s.execute("DROP VIEW IF EXISTS " + quoted(t.measurement()));
-                s.execute("DROP TABLE IF EXISTS temp." + quoted(t.measurement()));
+            for (String m : streams.keySet()) {
+                s.execute("DROP VIEW IF EXISTS " + quoted(m));
+                s.execute("DROP TABLE IF EXISTS temp." + quoted(m));
+            }
+            for (int i = 0; i < exported.size(); i++) {
+                s.execute("DROP VIEW IF EXISTS " + quoted(STREAM_PREFIX + i));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reset the query's tables: " + e.getMessage(), e);
         }
     }
 
-    /** Interrupts the statement if it runs, or makes it fail at once when it starts. */
+    /** Interrupts the statement if it runs, stops its scans, or makes it fail at once when it starts. */
     public void cancel() {
         cancelled = true;
         Statement s = running;
@@ -491,12 +507,21 @@ public final class SqlQuery implements AutoCloseable {
                 // already finished or closing
             }
         }
+        for (ScanStream stream : everyStream) {
+            stream.cancel();
+        }
     }
 
     public boolean cancelled() {
         return cancelled;
     }
 
+    /**
+     * Releases everything, in an order that leaves nothing behind: DuckDB's answer, the statement
+     * and the connection (DuckDB then releases the streams it took), the streams it never took
+     * (their release callbacks run here), and each scan — stopped, its producer awaited, its
+     * queued batches freed.
+     */
     @Override
     public void close() {
         try {
@@ -524,15 +549,18 @@ public final class SqlQuery implements AutoCloseable {
         } catch (SQLException ignored) {
             // an in-memory connection has nothing to flush
         }
-        for (ArrowArrayStream s : streams) {
+        for (ArrowArrayStream s : exported) {
+            s.release(); // a stream DuckDB never took still holds its reader; one it took is released already
             s.close();
         }
-        for (ScanResult r : results) {
-            r.close();
+        for (ScanStream s : everyStream) {
+            try {
+                s.close();
+            } catch (java.io.IOException | RuntimeException ignored) {
+                // closeReadSource neither throws nor fails; the root's close cannot fail
+            }
         }
-        if (windowAnswer != null) {
-            windowAnswer.close();
-        }
+        exports.close();
     }
 
     static String quoted(String identifier) {

@@ -72,6 +72,7 @@ public final class StatementAnalysis {
 
     private final Map<String, ScanPlan> plans = new LinkedHashMap<>();
     private final Map<String, Integer> references = new LinkedHashMap<>();
+    private final List<Site> sites = new ArrayList<>();
     private final Set<String> cteNames = new HashSet<>();
     private final Set<String> referencedColumns = new HashSet<>();
     private final IdentityHashMap<JsonNode, ScanPlan> pushed = new IdentityHashMap<>();
@@ -91,25 +92,28 @@ public final class StatementAnalysis {
     /**
      * The outcome: per measurement, the scan serving every reference, and how often it is referenced.
      *
-     * @param countColumn non-null if the statement is {@code SELECT count(*) [AS name] FROM m [WHERE …]}
-     *     with nothing else and every conjunct answered exactly by the one plan's scan — its answer
-     *     is then the plan's row count, in one {@code BIGINT} column of this name (DuckDB's own:
-     *     the alias, else {@code count_star()})
-     * @param aggregate non-null if the engine's aggregation answers the statement over the one
-     *     plan's scan ({@link AggregateShape}, {@link EngineAggregation})
-     * @param newest non-null if the engine answers the statement from each series' newest row
-     *     ({@link NewestShape}, {@link EngineNewest})
-     * @param filter non-null if the engine answers the statement by keeping rows of the plan's scan
-     *     ({@link FilterShape}, {@link EngineFilter})
+     * @param sites where the statement names a measurement, in the order of the tree: one per
+     *     reference that resolves to a measurement (a name that is a CTE's too is a reference
+     *     without a site)
      * @param zonedTime true if some comparison of {@code time} may be with a zoned value, for
      *     {@link ZonedTimes#rewrite} to look at
      */
-    public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes, String countColumn,
-                         AggregateShape aggregate, NewestShape newest, FilterShape filter, boolean zonedTime) {
+    public record Result(Map<String, ScanPlan> plans, Map<String, Integer> references, boolean hasCtes, List<Site> sites,
+                         boolean zonedTime) {
         public Result {
             plans = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(plans));
             references = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(references));
+            sites = List.copyOf(sites);
         }
+    }
+
+    /**
+     * One place the statement names a measurement as a table.
+     *
+     * @param position the character offset of the name in the statement; -1 if DuckDB gave none
+     * @param aliased  whether the reference has an alias of its own ({@code FROM cpu c})
+     */
+    public record Site(String measurement, int position, boolean aliased) {
     }
 
     /**
@@ -168,13 +172,7 @@ public final class StatementAnalysis {
         } else {
             a.plans.replaceAll((m, p) -> p.columns().isEmpty() ? p : a.projected(p));
         }
-        boolean oneScan = a.cteNames.isEmpty() && a.plans.size() == 1 && a.references.values().iterator().next() == 1;
-        String countColumn = oneScan ? a.countOfRows(statements.get(0).path("node")) : null;
-        AggregateShape aggregate = oneScan && countColumn == null ? a.aggregateShape(statements.get(0).path("node")) : null;
-        NewestShape newest = oneScan && a.plans.values().iterator().next().newestOnly() ? a.newestShape(statements.get(0).path("node")) : null;
-        FilterShape filter = oneScan && countColumn == null && aggregate == null && newest == null
-                && !a.plans.values().iterator().next().newestOnly() ? a.filterShape(statements.get(0).path("node")) : null;
-        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), countColumn, aggregate, newest, filter, a.zonedTime);
+        return new Result(a.plans, a.references, !a.cteNames.isEmpty(), a.sites, a.zonedTime);
     }
 
     /** First pass: CTE names, column names, anything that forces every column. */
@@ -267,6 +265,8 @@ public final class StatementAnalysis {
         }
         plans.merge(m.get(), plan, ScanPlan::union);
         references.merge(m.get(), 1, Integer::sum);
+        sites.add(new Site(m.get(), charOffset(sql, location.applyAsLong(table.path("query_location").asLong(-1))),
+                !table.path("alias").asString("").isEmpty()));
     }
 
     /** The measurement a base-table reference names; empty for a CTE; an error for anything else. */
@@ -513,307 +513,6 @@ public final class StatementAnalysis {
         return true;
     }
 
-    /**
-     * The output column name if {@code select} is exactly {@code SELECT count(*) [AS name] FROM m
-     * [WHERE c AND …]} — no grouping, modifier, sample, filter or DISTINCT — and each conjunct is
-     * one the scan applies exactly (tags as {@link #tagOrTimeLowerBound} lists them, time compared
-     * with a literal read at the nanosecond); otherwise {@code null}.
-     */
-    private String countOfRows(JsonNode select) {
-        Read read = lone(select);
-        if (read == null || !ungrouped(select) || select.path("modifiers").size() > 0 || select.path("select_list").size() != 1) {
-            return null;
-        }
-        MeasurementSchema schema = read.schema();
-        JsonNode f = select.path("select_list").get(0);
-        if (!plainFunction(f) || !"count_star".equals(f.path("function_name").asString("")) || f.path("arguments").size() > 0) {
-            return null;
-        }
-        String qualifier = read.qualifier();
-        List<JsonNode> conjuncts = new ArrayList<>();
-        flattenAnd(select.path("where_clause"), conjuncts);
-        Set<String> tagsSeen = new HashSet<>();
-        for (JsonNode c : conjuncts) {
-            if (exactTimeComparison(c, qualifier, schema)) {
-                continue; // the pushdown intersects every time bound
-            }
-            if (isTimeComparison(c, qualifier, schema) || !tagOrTimeLowerBound(c, qualifier, schema)) {
-                return null;
-            }
-            JsonNode tag = "COMPARISON".equals(c.path("class").asString("")) ? Comparison.of(c).column() : c.path("children").get(0);
-            if (!tagsSeen.add(column(tag, qualifier, schema).orElseThrow().name())) {
-                return null; // the pushdown keeps one predicate per tag
-            }
-        }
-        String name = f.path("alias").asString("");
-        return name.isEmpty() ? "count_star()" : name;
-    }
-
-    /**
-     * The statement as an {@link AggregateShape}, or null if it is not exactly one. Beyond the
-     * shape itself: the {@code FROM} is the measurement alone (no sample, alias list or time
-     * travel); no {@code HAVING}, {@code QUALIFY}, {@code DISTINCT}, window or CTE; every
-     * aggregate named by an alias (DuckDB's own names for them are not ours to reproduce), plain
-     * ({@code DISTINCT}, {@code FILTER} or an {@code ORDER BY} inside refuse it) and over a field:
-     * {@code count} of any field, {@code min}, {@code max} and {@code avg} of a {@code DOUBLE} or
-     * {@code BIGINT} one, {@code sum} of a {@code DOUBLE} one (an integer sum is a
-     * {@code HUGEINT}); the bucket width a literal interval of whole microseconds, milliseconds,
-     * seconds, minutes or hours; every {@code WHERE} conjunct a time comparison with a literal or a
-     * tag predicate the scan applies exactly, at most one per tag; a {@code LIMIT} only under an
-     * {@code ORDER BY} of every group key, so which rows it keeps is defined.
-     */
-    private AggregateShape aggregateShape(JsonNode select) {
-        Read read = lone(select);
-        if (read == null || present(select.path("having")) || present(select.path("qualify")) || present(select.path("sample"))
-                || !"STANDARD_HANDLING".equals(select.path("aggregate_handling").asString(""))) {
-            return null;
-        }
-        MeasurementSchema schema = read.schema();
-        String qualifier = read.qualifier();
-        List<AggregateShape.Output> outputs = new ArrayList<>();
-        for (JsonNode e : select.path("select_list")) {
-            AggregateShape.Output o = output(e, qualifier, schema);
-            if (o == null || o instanceof AggregateShape.Bucket && outputs.stream().anyMatch(AggregateShape.Bucket.class::isInstance)) {
-                return null; // one bucket at most
-            }
-            outputs.add(o);
-        }
-        Set<Integer> keys = new HashSet<>();
-        for (JsonNode g : select.path("group_expressions")) {
-            int i = ordinal(g, outputs.size());
-            if (i < 0) {
-                Optional<Column> c = column(g, qualifier, schema);
-                for (int j = 0; j < outputs.size() && c.isPresent(); j++) {
-                    if (outputs.get(j) instanceof AggregateShape.Tag t && t.column().equals(c.get().name())) {
-                        i = j;
-                        break;
-                    }
-                }
-            }
-            if (i < 0 || outputs.get(i) instanceof AggregateShape.Aggregate) {
-                return null;
-            }
-            keys.add(i);
-        }
-        JsonNode sets = select.path("group_sets");
-        if (keys.isEmpty() ? sets.size() > 0 : sets.size() != 1 || sets.get(0).size() != select.path("group_expressions").size()) {
-            return null; // GROUPING SETS, ROLLUP, CUBE
-        }
-        for (int i = 0; i < outputs.size(); i++) {
-            if (!(outputs.get(i) instanceof AggregateShape.Aggregate) && !keys.contains(i)) {
-                return null;
-            }
-        }
-        List<AggregateShape.Order> orders = new ArrayList<>();
-        long limit = Long.MAX_VALUE;
-        long offset = 0;
-        boolean limited = false;
-        for (JsonNode mod : select.path("modifiers")) {
-            switch (mod.path("type").asString("")) {
-                case "ORDER_MODIFIER" -> {
-                    for (JsonNode o : mod.path("orders")) {
-                        int i = ordinal(o.path("expression"), outputs.size());
-                        SortOrder order = SortOrder.of(o);
-                        if (i < 0 || !keys.contains(i) || order == null) {
-                            return null;
-                        }
-                        orders.add(new AggregateShape.Order(i, order.descending(), order.nullsFirst()));
-                    }
-                }
-                case "LIMIT_MODIFIER" -> {
-                    long[] lk = rowLimit(mod);
-                    if (lk == null) {
-                        return null;
-                    }
-                    limit = lk[0];
-                    offset = lk[1];
-                    limited = true;
-                }
-                default -> {
-                    return null; // DISTINCT, LIMIT PERCENT
-                }
-            }
-        }
-        Set<Integer> ordered = new HashSet<>();
-        orders.forEach(o -> ordered.add(o.output()));
-        if (limited && !ordered.containsAll(keys)) {
-            return null;
-        }
-        long[] range = exactWhere(select, qualifier, schema);
-        return range == null ? null : new AggregateShape(read.measurement(), range[0], range[1], outputs, orders, limit, offset);
-    }
-
-    /**
-     * The statement as a {@link NewestShape}, or null. On top of {@link #newestPerSeries} (which
-     * already holds): a select list of a plain {@code *} or column references (named as written,
-     * or aliased); {@code ORDER BY} exactly the {@code DISTINCT ON} tags then {@code time DESC};
-     * every {@code WHERE} conjunct a tag predicate the scan applies exactly (one per tag) or a
-     * lower bound on {@code time} with a literal; constant {@code LIMIT} and {@code OFFSET}.
-     */
-    private NewestShape newestShape(JsonNode select) {
-        Read read = lone(select);
-        if (read == null || !newestPerSeries(select, read.measurement(), read.from())) {
-            return null;
-        }
-        List<SelectedColumn> outputs = selectedColumns(select, read.qualifier(), read.schema());
-        if (outputs == null) {
-            return null;
-        }
-        int distinctKeys = 0;
-        JsonNode orders = null;
-        long limit = Long.MAX_VALUE;
-        long offset = 0;
-        for (JsonNode mod : select.path("modifiers")) {
-            switch (mod.path("type").asString("")) {
-                case "DISTINCT_MODIFIER" -> distinctKeys = mod.path("distinct_on_targets").size();
-                case "ORDER_MODIFIER" -> orders = mod.path("orders");
-                case "LIMIT_MODIFIER" -> {
-                    long[] lk = rowLimit(mod);
-                    if (lk == null) {
-                        return null;
-                    }
-                    limit = lk[0];
-                    offset = lk[1];
-                }
-                default -> {
-                    return null;
-                }
-            }
-        }
-        if (orders == null || orders.size() != distinctKeys + 1) {
-            return null; // newestPerSeries checked the first keys + 1 orders; nothing may follow
-        }
-        List<NewestShape.Key> keys = new ArrayList<>();
-        for (int i = 0; i < distinctKeys; i++) {
-            JsonNode o = orders.get(i);
-            SortOrder order = SortOrder.of(o);
-            if (order == null) {
-                return null;
-            }
-            keys.add(new NewestShape.Key(column(o.path("expression"), read.qualifier(), read.schema()).orElseThrow().name(),
-                    order.descending(), order.nullsFirst()));
-        }
-        long[] range = exactWhere(select, read.qualifier(), read.schema());
-        // an upper bound could make an older row the one kept (newestPerSeries refuses it as well)
-        return range == null || range[1] != Long.MAX_VALUE ? null : new NewestShape(read.measurement(), range[0], outputs, keys, limit, offset);
-    }
-
-    /**
-     * The statement as a {@link FilterShape}, or null: a {@code SELECT} of one measurement without
-     * grouping, {@code DISTINCT} or {@code ORDER BY}; a select list of a plain {@code *} or column
-     * references; every {@code WHERE} conjunct a time comparison with a literal, a tag predicate the
-     * scan applies exactly (one per tag) or a field compared with a number ({@link #fieldTest});
-     * constant {@code LIMIT} and {@code OFFSET}.
-     */
-    private FilterShape filterShape(JsonNode select) {
-        Read read = lone(select);
-        if (read == null || !ungrouped(select)) {
-            return null;
-        }
-        List<SelectedColumn> outputs = selectedColumns(select, read.qualifier(), read.schema());
-        if (outputs == null) {
-            return null;
-        }
-        long limit = Long.MAX_VALUE;
-        long offset = 0;
-        for (JsonNode mod : select.path("modifiers")) {
-            long[] lk = "LIMIT_MODIFIER".equals(mod.path("type").asString("")) ? rowLimit(mod) : null;
-            if (lk == null) {
-                return null; // DISTINCT, ORDER BY, LIMIT PERCENT
-            }
-            limit = lk[0];
-            offset = lk[1];
-        }
-        List<FilterShape.FieldTest> fields = new ArrayList<>();
-        long[] range = exactWhere(select, read.qualifier(), read.schema(), fields);
-        return range == null ? null : new FilterShape(read.measurement(), range[0], range[1], outputs, fields, limit, offset);
-    }
-
-    /**
-     * {@code field <op> number}, as DuckDB evaluates it; null for any other conjunct. An
-     * {@code INTEGER} field against an integer (in 64 bits) or a decimal of at most 18 digits is
-     * compared exactly, as DuckDB compares in {@code DECIMAL}. Against a number in exponent
-     * notation (a {@code DOUBLE} literal) it is compared as a double. A {@code FLOAT} field is
-     * compared as a double with any number whose conversion DuckDB rounds once, exactly as Java
-     * does: an integer or decimal of at most 53 bits of digits (and at most 22 decimals), or an
-     * exponent literal. {@code UNSIGNED}, booleans and strings are left to DuckDB.
-     */
-    private static FilterShape.FieldTest fieldTest(JsonNode c, String qualifier, MeasurementSchema schema) {
-        if (!"COMPARISON".equals(c.path("class").asString(""))) {
-            return null;
-        }
-        Comparison cmp = Comparison.of(c);
-        Optional<Column> col = column(cmp.column(), qualifier, schema);
-        if (cmp.op() == null || col.isEmpty() || col.get().kind() != Column.Kind.FIELD
-                || !"CONSTANT".equals(cmp.value().path("class").asString(""))) {
-            return null;
-        }
-        FilterShape.Op op = switch (cmp.op()) {
-            case "COMPARE_LESSTHAN" -> FilterShape.Op.LT;
-            case "COMPARE_LESSTHANOREQUALTO" -> FilterShape.Op.LE;
-            case "COMPARE_EQUAL" -> FilterShape.Op.EQ;
-            case "COMPARE_GREATERTHANOREQUALTO" -> FilterShape.Op.GE;
-            case "COMPARE_GREATERTHAN" -> FilterShape.Op.GT;
-            default -> null;
-        };
-        JsonNode lit = cmp.value().path("literal");
-        String kind = lit.path("kind").asString("");
-        String text = lit.path("text").asString("");
-        if (op == null || !(kind.equals("INTEGER") || kind.equals("NUMERIC"))) {
-            return null;
-        }
-        java.math.BigDecimal d;
-        try {
-            d = new java.math.BigDecimal(text);
-        } catch (NumberFormatException e) {
-            return null;
-        }
-        boolean exponent = text.indexOf('e') >= 0 || text.indexOf('E') >= 0;
-        String field = col.get().name();
-        if (col.get().type() == FieldType.INTEGER && !exponent) {
-            boolean fits = kind.equals("INTEGER") ? d.toBigInteger().bitLength() < 64 : d.precision() <= 18;
-            return fits ? longRange(field, op, d) : null;
-        }
-        if (col.get().type() != FieldType.FLOAT && !(col.get().type() == FieldType.INTEGER && exponent)) {
-            return null;
-        }
-        double v = exponent ? Double.parseDouble(text) : d.doubleValue();
-        boolean onceRounded = exponent || (d.unscaledValue().bitLength() <= 53 && d.scale() >= 0 && d.scale() <= 22);
-        return onceRounded && Double.isFinite(v) ? new FilterShape.FieldTest.DoubleCompare(field, op, v) : null;
-    }
-
-    /** The integers {@code x} with {@code x <op> d}, for {@code d} within ±10^18 or a 64-bit integer. */
-    private static FilterShape.FieldTest longRange(String field, FilterShape.Op op, java.math.BigDecimal d) {
-        long floor = d.setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
-        long ceil = d.setScale(0, java.math.RoundingMode.CEILING).longValueExact();
-        long min = Long.MIN_VALUE;
-        long max = Long.MAX_VALUE;
-        switch (op) {
-            case GT -> {
-                if (floor == Long.MAX_VALUE) {
-                    return new FilterShape.FieldTest.LongRange(field, 1, 0);
-                }
-                min = floor + 1;
-            }
-            case GE -> min = ceil;
-            case LT -> {
-                if (ceil == Long.MIN_VALUE) {
-                    return new FilterShape.FieldTest.LongRange(field, 1, 0);
-                }
-                max = ceil - 1;
-            }
-            case LE -> max = floor;
-            case EQ -> {
-                if (floor != ceil) {
-                    return new FilterShape.FieldTest.LongRange(field, 1, 0);
-                }
-                min = floor;
-                max = floor;
-            }
-        }
-        return new FilterShape.FieldTest.LongRange(field, min, max);
-    }
-
     /** No {@code GROUP BY}, {@code HAVING}, {@code QUALIFY}, sample, or aggregate without a group. */
     private static boolean ungrouped(JsonNode select) {
         return select.path("group_expressions").size() == 0 && select.path("group_sets").size() == 0
@@ -827,294 +526,10 @@ public final class StatementAnalysis {
                 && !present(e.path("expr")) && !e.path("columns").asBoolean(false);
     }
 
-    /**
-     * The select list as columns of the measurement shown as they are — plain {@code *} (every
-     * column, canonical order) and column references named as DuckDB names them — or null if it
-     * holds anything else.
-     */
-    private static List<SelectedColumn> selectedColumns(JsonNode select, String qualifier, MeasurementSchema schema) {
-        List<SelectedColumn> outputs = new ArrayList<>();
-        for (JsonNode e : select.path("select_list")) {
-            if (plainStar(e)) {
-                for (Column c : schema.columns()) {
-                    outputs.add(new SelectedColumn(c.name(), c.name()));
-                }
-                continue;
-            }
-            Optional<Column> c = column(e, qualifier, schema);
-            String name = c.isPresent() ? outputName(e, c.get()) : null;
-            if (name == null) {
-                return null;
-            }
-            outputs.add(new SelectedColumn(name, c.get().name()));
-        }
-        return outputs;
-    }
-
-    /**
-     * The one measurement a {@code SELECT} reads as it is, for the shapes the engine answers itself.
-     *
-     * @param from      its {@code FROM} ({@link #measurementAlone})
-     * @param qualifier what its column references may be qualified by ({@link #qualifier})
-     */
-    private record Read(String measurement, MeasurementSchema schema, JsonNode from, String qualifier) {
-    }
-
-    /**
-     * The measurement a {@code SELECT} reads alone ({@link #measurementAlone}) and its schema; null
-     * if it reads anything else, or one the namespace has no schema for.
-     */
-    private Read lone(JsonNode select) {
-        JsonNode from = measurementAlone(select);
-        if (from == null) {
-            return null;
-        }
-        Optional<String> m = resolve(from);
-        MeasurementSchema schema = m.flatMap(schemas).orElse(null);
-        return schema == null ? null : new Read(m.get(), schema, from, qualifier(from));
-    }
-
-    /**
-     * The {@code FROM} of a {@code SELECT} that reads one measurement as it is — no sample, column
-     * alias list, time travel or CTE — for the shapes the engine answers itself; null otherwise.
-     */
-    private static JsonNode measurementAlone(JsonNode select) {
-        JsonNode from = select.path("from_table");
-        if (!"SELECT_NODE".equals(select.path("type").asString("")) || !"BASE_TABLE".equals(from.path("type").asString(""))
-                || present(from.path("sample")) || present(from.path("at_clause")) || from.path("column_name_alias").size() > 0
-                || select.path("cte_map").path("map").size() > 0) {
-            return null;
-        }
-        return from;
-    }
-
-    /** A call of a function by its bare name, without {@code DISTINCT}, {@code FILTER}, an {@code ORDER BY} inside or exported state. */
-    private static boolean plainFunction(JsonNode f) {
-        return "FUNCTION".equals(f.path("class").asString("")) && f.path("schema").asString("").isEmpty()
-                && f.path("catalog").asString("").isEmpty() && !f.path("distinct").asBoolean(false) && !present(f.path("filter"))
-                && f.path("order_bys").path("orders").size() == 0 && !f.path("export_state").asBoolean(false);
-    }
-
-    /**
-     * The name DuckDB gives a selected column reference: its alias, or the column's name when
-     * written exactly so (other spellings DuckDB may keep as written); null for the latter.
-     */
-    private static String outputName(JsonNode ref, Column c) {
-        String alias = ref.path("alias").asString("");
-        if (!alias.isEmpty()) {
-            return alias;
-        }
-        JsonNode names = ref.path("column_names");
-        return names.size() > 0 && names.get(names.size() - 1).asString().equals(c.name()) ? c.name() : null;
-    }
-
     /** What a column reference may be qualified by: the table's alias, else its name. */
     private static String qualifier(JsonNode table) {
         String alias = table.path("alias").asString("");
         return alias.isEmpty() ? table.path("table_name").asString("") : alias;
-    }
-
-    /**
-     * {@code [from, to]} the {@code WHERE} keeps, exactly as DuckDB compares, if every conjunct is a
-     * time comparison with a literal or a tag predicate the scan applies exactly, at most one per
-     * tag (the pushdown keeps one); null otherwise.
-     */
-    private long[] exactWhere(JsonNode select, String qualifier, MeasurementSchema schema) {
-        return exactWhere(select, qualifier, schema, null);
-    }
-
-    /**
-     * As {@link #exactWhere(JsonNode, String, MeasurementSchema)}, and where {@code fields} is not
-     * null, also {@code field <op> number} conjuncts ({@link #fieldTest}), added to it.
-     */
-    private long[] exactWhere(JsonNode select, String qualifier, MeasurementSchema schema, List<FilterShape.FieldTest> fields) {
-        long lo = Long.MIN_VALUE;
-        long hi = Long.MAX_VALUE;
-        List<JsonNode> conjuncts = new ArrayList<>();
-        flattenAnd(select.path("where_clause"), conjuncts);
-        Set<String> tagsSeen = new HashSet<>();
-        for (JsonNode c : conjuncts) {
-            long[] range = exactTimeRange(c, qualifier, schema);
-            if (range != null) {
-                lo = Math.max(lo, range[0]);
-                hi = Math.min(hi, range[1]);
-                continue;
-            }
-            FilterShape.FieldTest test = fields == null ? null : fieldTest(c, qualifier, schema);
-            if (test != null) {
-                fields.add(test);
-                continue;
-            }
-            if (isTimeComparison(c, qualifier, schema) || !tagOrTimeLowerBound(c, qualifier, schema)) {
-                return null;
-            }
-            JsonNode tag = "COMPARISON".equals(c.path("class").asString("")) ? Comparison.of(c).column() : c.path("children").get(0);
-            if (!tagsSeen.add(column(tag, qualifier, schema).orElseThrow().name())) {
-                return null;
-            }
-        }
-        return new long[]{lo, hi};
-    }
-
-    /** An {@code ORDER BY} item's direction and NULL placement; null for a form the engine does not sort by. */
-    private record SortOrder(boolean descending, boolean nullsFirst) {
-        static SortOrder of(JsonNode o) {
-            String type = o.path("type").asString("");
-            String nulls = o.path("null_order").asString("").replace(' ', '_');
-            if (!(type.equals("ORDER_DEFAULT") || type.equals("ASCENDING") || type.equals("DESCENDING"))
-                    || !(nulls.equals("ORDER_DEFAULT") || nulls.equals("NULLS_LAST") || nulls.equals("NULLS_FIRST"))) {
-                return null;
-            }
-            return new SortOrder(type.equals("DESCENDING"), nulls.equals("NULLS_FIRST"));
-        }
-    }
-
-    /** The range a time conjunct keeps, exactly as DuckDB compares; null if it is no time conjunct with literals. */
-    private long[] exactTimeRange(JsonNode c, String qualifier, MeasurementSchema schema) {
-        if (isTimeComparison(c, qualifier, schema)) {
-            Comparison cmp = Comparison.of(c);
-            long[] r = cmp.op() == null ? null : timeRange(cmp.op(), cmp.value());
-            return r == null || (r[0] == Long.MIN_VALUE && r[1] == Long.MAX_VALUE) ? null : r;
-        }
-        if ("BETWEEN".equals(c.path("class").asString(""))) {
-            Optional<Column> col = column(c.path("input"), qualifier, schema);
-            if (col.isPresent() && col.get().kind() == Column.Kind.TIME) {
-                long[] lower = timeRange("COMPARE_GREATERTHANOREQUALTO", c.path("lower"));
-                long[] upper = timeRange("COMPARE_LESSTHANOREQUALTO", c.path("upper"));
-                if (lower[0] != Long.MIN_VALUE && upper[1] != Long.MAX_VALUE) {
-                    return new long[]{lower[0], upper[1]};
-                }
-            }
-        }
-        return null;
-    }
-
-    /** One select-list item of an {@link AggregateShape}; null if it cannot be one. */
-    private AggregateShape.Output output(JsonNode e, String qualifier, MeasurementSchema schema) {
-        String alias = e.path("alias").asString("");
-        String cls = e.path("class").asString("");
-        if (cls.equals("COLUMN_REF")) {
-            Optional<Column> c = column(e, qualifier, schema);
-            String name = c.isPresent() && c.get().kind() == Column.Kind.TAG ? outputName(e, c.get()) : null;
-            return name == null ? null : new AggregateShape.Tag(name, c.get().name());
-        }
-        if (!plainFunction(e) || e.path("is_operator").asBoolean(false)) {
-            return null;
-        }
-        String function = e.path("function_name").asString("").toLowerCase(Locale.ROOT);
-        JsonNode args = e.path("arguments");
-        for (JsonNode a : args) {
-            if (!a.path("name").asString("").isEmpty()) {
-                return null;
-            }
-        }
-        if (function.equals("count_star") && args.isEmpty()) {
-            return new AggregateShape.Aggregate(alias.isEmpty() ? "count_star()" : alias, AggregateShape.Function.COUNT_STAR, null, false);
-        }
-        if (alias.isEmpty()) {
-            return null;
-        }
-        if ((function.equals("time_bucket") || function.equals("date_bin")) && args.size() == 2) {
-            long width = microsecondInterval(args.get(0).path("expression"));
-            Optional<Column> t = column(args.get(1).path("expression"), qualifier, schema);
-            if (width <= 0 || t.isEmpty() || t.get().kind() != Column.Kind.TIME) {
-                return null;
-            }
-            return new AggregateShape.Bucket(alias, width, function.equals("time_bucket") ? SqlSandbox.TIME_BUCKET_ORIGIN : 0);
-        }
-        if (args.size() != 1) {
-            return null;
-        }
-        Optional<Column> c = column(args.get(0).path("expression"), qualifier, schema);
-        if (c.isEmpty() || c.get().kind() != Column.Kind.FIELD) {
-            return null;
-        }
-        boolean integer = c.get().type() == FieldType.INTEGER;
-        boolean numeric = integer || c.get().type() == FieldType.FLOAT;
-        AggregateShape.Function f = switch (function) {
-            case "count" -> AggregateShape.Function.COUNT;
-            case "min" -> numeric ? AggregateShape.Function.MIN : null;
-            case "max" -> numeric ? AggregateShape.Function.MAX : null;
-            case "avg", "mean" -> numeric ? AggregateShape.Function.AVG : null;
-            case "sum" -> numeric && !integer ? AggregateShape.Function.SUM : null;
-            default -> null;
-        };
-        return f == null ? null : new AggregateShape.Aggregate(alias, f, c.get().name(), integer);
-    }
-
-    private static final java.util.regex.Pattern INTERVAL_TEXT = java.util.regex.Pattern.compile(
-            "\\s*(\\d{1,12})\\s*(microseconds?|milliseconds?|seconds?|minutes?|hours?)\\s*", java.util.regex.Pattern.CASE_INSENSITIVE);
-
-    /** Nanoseconds of {@code INTERVAL 'n unit'} for the units that are a fixed number of them; -1 otherwise. */
-    private static long microsecondInterval(JsonNode e) {
-        if (!"CAST".equals(e.path("class").asString("")) || e.path("try_cast").asBoolean(false)
-                || !e.path("type_expr").path("type_name").asString("").equalsIgnoreCase("INTERVAL")) {
-            return -1;
-        }
-        JsonNode lit = e.path("child");
-        if (!"CONSTANT".equals(lit.path("class").asString("")) || !"STRING".equals(lit.path("literal").path("kind").asString(""))) {
-            return -1;
-        }
-        java.util.regex.Matcher m = INTERVAL_TEXT.matcher(lit.path("literal").path("text").asString(""));
-        if (!m.matches()) {
-            return -1;
-        }
-        String unit = m.group(2).toLowerCase(Locale.ROOT);
-        long per = unit.startsWith("micro") ? 1_000L : unit.startsWith("milli") ? 1_000_000L : unit.startsWith("second") ? 1_000_000_000L
-                : unit.startsWith("minute") ? 60_000_000_000L : 3_600_000_000_000L;
-        long n = Long.parseLong(m.group(1));
-        return n > Long.MAX_VALUE / per ? -1 : n * per;
-    }
-
-    /** The 0-based select-list index an ordinal ({@code GROUP BY 1}) names; -1 if it is no ordinal in range. */
-    /**
-     * {@code [limit, offset]} of a {@code LIMIT} modifier that counts rows with constants
-     * ({@code Long.MAX_VALUE} for no limit); null for a percentage ({@code LIMIT 10 PERCENT} is a
-     * {@code LIMIT_MODIFIER} too) or anything not a non-negative integer.
-     */
-    private static long[] rowLimit(JsonNode mod) {
-        if (!"ROW_COUNT".equals(mod.path("limit_type").asString(""))) {
-            return null;
-        }
-        long limit = present(mod.path("limit")) ? nonNegativeInteger(mod.path("limit")) : Long.MAX_VALUE;
-        long offset = present(mod.path("offset")) ? nonNegativeInteger(mod.path("offset")) : 0;
-        return limit < 0 || offset < 0 ? null : new long[]{limit, offset};
-    }
-
-    private static int ordinal(JsonNode e, int outputs) {
-        long v = nonNegativeInteger(e);
-        return v >= 1 && v <= outputs ? (int) v - 1 : -1;
-    }
-
-    /** The value of a non-negative integer constant; -1 for anything else. */
-    private static long nonNegativeInteger(JsonNode e) {
-        if (!"CONSTANT".equals(e.path("class").asString("")) || !"INTEGER".equals(e.path("literal").path("kind").asString(""))) {
-            return -1;
-        }
-        try {
-            long v = Long.parseLong(e.path("literal").path("text").asString(""));
-            return v >= 0 ? v : -1;
-        } catch (NumberFormatException x) {
-            return -1;
-        }
-    }
-
-    private boolean isTimeComparison(JsonNode c, String qualifier, MeasurementSchema schema) {
-        return "COMPARISON".equals(c.path("class").asString(""))
-                && column(Comparison.of(c).column(), qualifier, schema).map(col -> col.kind() == Column.Kind.TIME).orElse(false);
-    }
-
-    /**
-     * {@code time <op> literal} whose bound the scan holds exactly: any literal {@link #timeRange}
-     * reads (it refuses other casts and {@code TRY_CAST}), since the range it gives is exact.
-     */
-    private boolean exactTimeComparison(JsonNode c, String qualifier, MeasurementSchema schema) {
-        if (!isTimeComparison(c, qualifier, schema)) {
-            return false;
-        }
-        Comparison cmp = Comparison.of(c);
-        long[] range = cmp.op() == null ? null : timeRange(cmp.op(), cmp.value());
-        return range != null && (range[0] != Long.MIN_VALUE || range[1] != Long.MAX_VALUE);
     }
 
     private static boolean present(JsonNode n) {

@@ -47,6 +47,15 @@ final class ZonedTimes {
     /** The statement DuckDB runs, and where text was inserted into the tenant's. */
     record Rewrite(String sql, int[] at, int[] length) {
 
+        /** The position in {@link #sql} of {@code position} in the tenant's statement (not inside an inserted cast). */
+        int rewritten(int position) {
+            int shift = 0;
+            for (int i = 0; i < at.length && at[i] <= position; i++) {
+                shift += length[i];
+            }
+            return position + shift;
+        }
+
         /** The position in the tenant's statement of {@code position} in {@link #sql}; -1 stays -1. */
         int original(int position) {
             if (position < 0) {

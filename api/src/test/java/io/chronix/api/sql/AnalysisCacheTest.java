@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class AnalysisCacheTest {
 
-    private static final StatementAnalysis.Result EMPTY = new StatementAnalysis.Result(Map.of(), Map.of(), false, null, null, null, null, false);
+    private static final StatementAnalysis.Result EMPTY = new StatementAnalysis.Result(Map.of(), Map.of(), false, java.util.List.of(), false);
     private static final StatementAnalysis.TimestampLiterals NO_CASTS = (text, type) -> OptionalLong.empty();
 
     @Test

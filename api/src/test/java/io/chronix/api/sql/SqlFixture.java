@@ -30,7 +30,7 @@ public final class SqlFixture implements AutoCloseable {
 
     public final MaintenanceScheduler scheduler = MaintenanceScheduler.create(1);
     public final BufferAllocator allocator = new RootAllocator();
-    public final SqlSandbox sandbox = SqlSandbox.open(new SqlSandbox.Limits(2, 256L << 20));
+    public SqlSandbox sandbox = SqlSandbox.open(new SqlSandbox.Limits(2, 256L << 20));
     private final Path dir;
     public Chronix engine;
 

@@ -320,6 +320,23 @@ public final class RowMerger {
      * and fields among those carried) as Arrow batches of at most {@code batchRows} rows.
      */
     public List<VectorSchemaRoot> finish(List<Column> output, BufferAllocator allocator, int batchRows) {
+        List<VectorSchemaRoot> out = new ArrayList<>();
+        try {
+            finish(output, allocator, batchRows, (part, batch) -> out.add(batch), 0);
+        } catch (RuntimeException e) {
+            // an allocation over the caller's bound: the batches built so far are nobody else's to close
+            out.forEach(VectorSchemaRoot::close);
+            throw e;
+        }
+        return out;
+    }
+
+    /**
+     * {@link #finish(List, BufferAllocator, int)}, each batch handed to {@code taker} (as part
+     * {@code part}) as soon as it is built, before the next one is: a streamed consumer then holds
+     * the merged rows' batches one at a time, not all of them. Stops when the taker refuses one.
+     */
+    public void finish(List<Column> output, BufferAllocator allocator, int batchRows, ScanOutput.Taker taker, int part) {
         int[] rank = seriesRank();
         int[] order = new int[size];
         for (int i = 0; i < size; i++) {
@@ -335,11 +352,22 @@ public final class RowMerger {
             }
         }
         runStart[runs] = size;
-        List<VectorSchemaRoot> out = new ArrayList<>();
-        for (int first = 0; first < runs || (first == 0 && out.isEmpty()); first += batchRows) {
+        emit(output, allocator, batchRows, order, runStart, runs, taker, part);
+    }
+
+    /** Builds the batches of the sorted runs one at a time (at least one, empty if there are no rows) and hands each over. */
+    private void emit(List<Column> output, BufferAllocator allocator, int batchRows, int[] order, int[] runStart, int runs,
+            ScanOutput.Taker taker, int part) {
+        for (int first = 0; first < runs || first == 0; first += batchRows) {
             int n = Math.max(0, Math.min(batchRows, runs - first));
             VectorSchemaRoot root = VectorSchemaRoot.create(MeasurementSchema.toArrow(output), allocator);
             try {
+                // each vector sized for the batch up front: a fixed-width vector grown by setSafe
+                // allocates its new data and validity buffers one after the other, and Arrow does not
+                // free the first when the second goes over the caller's bound
+                for (FieldVector v : root.getFieldVectors()) {
+                    v.setInitialCapacity(Math.max(1, n));
+                }
                 root.allocateNew();
                 for (int c = 0; c < output.size(); c++) {
                     fill(root.getVector(c), output.get(c), order, runStart, first, n);
@@ -349,12 +377,10 @@ public final class RowMerger {
                 root.close();
                 throw e;
             }
-            out.add(root);
-            if (n == 0) {
-                break;
+            if (!taker.take(part, root) || n == 0) {
+                return;
             }
         }
-        return out;
     }
 
     private void fill(FieldVector vector, Column column, int[] order, int[] runStart, int firstRun, int n) {
