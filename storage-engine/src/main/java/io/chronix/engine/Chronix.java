@@ -141,18 +141,18 @@ import java.util.function.Consumer;
  * closed shard is sealed again right after its write. The write path only looks at the shards it
  * wrote to and at whether it moved the newest timestamp into a later shard, and then requests the
  * flush task; the flush finds the due shards. Runs on the shared {@link MaintenanceScheduler} (or
- * in {@link #flush()}), one at a time per engine: freeze → per shard, write one segment per measurement (split by the target size), then
- * record all of the shard's segments in one catalog record → drop the frozen memtable → once every
- * shard succeeded, persist schema declarations to the catalog and truncate the WAL below the
- * oldest sequence still only in memory. A failed shard keeps its frozen memtable and the WAL; the
+ * in {@link #flush()}), one at a time per engine: freeze → per shard, write one segment per
+ * measurement (split by the target size), then record all of the shard's segments in one catalog
+ * record → drop the frozen memtable → once every shard succeeded, persist schema declarations to
+ * the catalog and truncate the WAL below the oldest sequence still only in memory. A failed shard keeps its frozen memtable and the WAL; the
  * flush is retried with back-off.
  *
  * <h2>Compaction</h2>
  * {@link #compact()} and the maintenance pass (every {@link EngineConfig#maintenanceInterval()}, and
  * at once when a flush brings a group to the trigger or leaves a closed shard with more than one
- * segment of a measurement): per (shard, measurement) group, a streaming merge ({@link SegmentMerge}) → one {@code
- * REPLACE_SEGMENTS} catalog record → metadata cache swapped → inputs deleted once no scan may read
- * them ({@link SegmentReclaimer}). Writes sleep first when the L0 count passes 4 × the trigger
+ * segment of a measurement): per (shard, measurement) group, a streaming merge ({@link
+ * SegmentMerge}) → one {@code REPLACE_SEGMENTS} catalog record → metadata cache swapped → inputs
+ * deleted once no scan may read them ({@link SegmentReclaimer}). Writes sleep first when the L0 count passes 4 × the trigger
  * ({@link Backpressure}). See the module README, "Compaction".
  *
  * <p>Threading: every public method is thread-safe.
