@@ -217,6 +217,8 @@ public final class Chronix implements AutoCloseable {
     private volatile Consumer<String> testHook = point -> { };
     private volatile RuntimeException lastFlushFailure;
     private volatile int flushFailuresInARow;
+    /** {@link ShardRouter#openFrom()} when the background flush last looked for closed shards to compact; flush thread only. */
+    private long compactionCheckedOpenFrom = Long.MIN_VALUE;
 
     /** Points of the open's replay, for tests and the log. */
     private long replayedPoints;
@@ -1875,6 +1877,13 @@ public final class Chronix implements AutoCloseable {
         try {
             if (!closed) {
                 runFlush(false);
+                long openFrom = router.openFrom();
+                if (openFrom != compactionCheckedOpenFrom) {
+                    // shards closed since: one whose segments were all written while it was open
+                    // (nothing left to seal, so no flush of it) may need the pass as well
+                    compactionCheckedOpenFrom = openFrom;
+                    segmentsChanged();
+                }
             }
         } catch (RuntimeException e) {
             // logged and retried by runFlush's bookkeeping

@@ -93,6 +93,24 @@ class SealingTest {
     }
 
     @Test
+    void aShardFlushedWhileOpenIsSettledWhenItClosesThoughNothingIsLeftToSeal() throws Exception {
+        try (Chronix c = fx.open(dir, config())) {
+            for (long t = FIRST; t < FIRST + 2 * HOUR; t += MINUTE) {
+                write(c, t, (int) ((t - FIRST) / MINUTE));
+                if (Math.floorMod(t, 30 * MINUTE) == 0 && t > FIRST) {
+                    c.flush();
+                }
+            }
+            c.flush(); // the first two shards: two segments each, nothing in memtables
+            long first = c.shardOf(FIRST);
+            assertThat(settled(c, shards(first, first))).isFalse();
+            write(c, FIRST + 3 * HOUR, 0); // closes the first shard only
+            EngineFixture.await("the first shard settled", WAIT, () -> settled(c, shards(first, first)));
+            assertAnswers(c);
+        }
+    }
+
+    @Test
     void aBackfillIntoAClosedShardIsSealedAgainAndItsOverwritesWin() throws Exception {
         try (Chronix c = fx.open(dir, config())) {
             long newest = loadHistory(c, false);
