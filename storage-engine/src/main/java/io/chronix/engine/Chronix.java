@@ -135,18 +135,25 @@ import java.util.function.Consumer;
  * which is what lets a segment's {@code walSequence} mean "replay may skip up to here".
  *
  * <h2>Flush</h2>
- * Runs on the shared {@link MaintenanceScheduler} (or in {@link #flush()}), one at a time per
- * engine: freeze → per shard, write one segment per measurement (split by the target size), then
- * record all of the shard's segments in one catalog record → drop the frozen memtable → once every
- * shard succeeded, persist schema declarations to the catalog and truncate the WAL below the
- * oldest sequence still only in memory. A failed shard keeps its frozen memtable and the WAL; the
+ * A shard's active memtable is sealed — frozen and flushed in the background — as soon as its
+ * shard is closed (below {@link ShardRouter#openFrom()}: {@code oooToleranceShards} behind the
+ * shard of the newest timestamp held, so no write without the backfill option can reach it) or it
+ * reaches {@link EngineConfig#flushThresholdBytes()}, whichever comes first; a backfill into a
+ * closed shard is sealed again right after its write. The write path only looks at the shards it
+ * wrote to and at whether it moved the newest timestamp into a later shard, and then requests the
+ * flush task; the flush finds the due shards. Runs on the shared {@link MaintenanceScheduler} (or
+ * in {@link #flush()}), one at a time per engine: freeze → per shard, write one segment per
+ * measurement (split by the target size), then record all of the shard's segments in one catalog
+ * record → drop the frozen memtable → once every shard succeeded, persist schema declarations to
+ * the catalog and truncate the WAL below the oldest sequence still only in memory. A failed shard keeps its frozen memtable and the WAL; the
  * flush is retried with back-off.
  *
  * <h2>Compaction</h2>
- * {@link #compact()} and the maintenance pass (every {@link EngineConfig#maintenanceInterval()}):
- * per (shard, measurement) group, a streaming merge ({@link SegmentMerge}) → one {@code
- * REPLACE_SEGMENTS} catalog record → metadata cache swapped → inputs deleted once no scan may read
- * them ({@link SegmentReclaimer}). Writes sleep first when the L0 count passes 4 × the trigger
+ * {@link #compact()} and the maintenance pass (every {@link EngineConfig#maintenanceInterval()}, and
+ * at once when a flush brings a group to the trigger or leaves a closed shard with more than one
+ * segment of a measurement): per (shard, measurement) group, a streaming merge ({@link
+ * SegmentMerge}) → one {@code REPLACE_SEGMENTS} catalog record → metadata cache swapped → inputs
+ * deleted once no scan may read them ({@link SegmentReclaimer}). Writes sleep first when the L0 count passes 4 × the trigger
  * ({@link Backpressure}). See the module README, "Compaction".
  *
  * <p>Threading: every public method is thread-safe.
@@ -211,6 +218,8 @@ public final class Chronix implements AutoCloseable {
     private volatile Consumer<String> testHook = point -> { };
     private volatile RuntimeException lastFlushFailure;
     private volatile int flushFailuresInARow;
+    /** {@link ShardRouter#openFrom()} when the background flush last looked for closed shards to compact; flush thread only. */
+    private long compactionCheckedOpenFrom = Long.MIN_VALUE;
 
     /** Points of the open's replay, for tests and the log. */
     private long replayedPoints;
@@ -333,7 +342,7 @@ public final class Chronix implements AutoCloseable {
         if (replayedPoints > 0 || skippedPoints > 0) {
             LOG.log(Level.INFO, "WAL replayed: dir={0} points={1} skippedAsInSegments={2}", dir, replayedPoints, skippedPoints);
         }
-        if (overThreshold()) {
+        if (anySealDue()) { // a replay of closed shards, or of one over the threshold
             flushTask.request();
         }
     }
@@ -474,6 +483,7 @@ public final class Chronix implements AutoCloseable {
         backpressure.pause(); // outside the gate: a delayed writer holds nothing up
         java.util.concurrent.locks.Lock rollupGate = rollups.beforeWrite(batch); // late points invalidate, durably, first
         long seq;
+        boolean flushDue;
         gate.readLock().lock();
         try {
             ensureOpen();
@@ -486,14 +496,14 @@ public final class Chronix implements AutoCloseable {
             } finally {
                 encodeBuffers.giveBack(buf); // the append has returned: the WAL holds no reference to its bytes
             }
-            insert(batch, seq, null);
+            flushDue = insert(batch, seq, null);
         } finally {
             gate.readLock().unlock();
             if (rollupGate != null) {
                 rollupGate.unlock();
             }
         }
-        if (overThreshold()) {
+        if (flushDue) {
             flushTask.request();
         }
         return seq;
@@ -543,8 +553,16 @@ public final class Chronix implements AutoCloseable {
         }
     }
 
-    /** Routes and inserts a batch; with {@code floors} (replay) skips points a segment already holds. */
-    private void insert(PointBatch batch, long seq, Map<Long, Map<String, Long>> floors) {
+    /**
+     * Routes and inserts a batch; with {@code floors} (replay) skips points a segment already holds.
+     * Under the write gate (shared), or in the open's replay.
+     *
+     * @return whether a flush is due because of this batch (see {@link #sealDue}): a shard it wrote
+     *     to reached the flush threshold or is closed (a backfill), or it moved the newest timestamp
+     *     into a later shard and so closed the shards that fell out of the window. Only the batch's
+     *     own shards are looked at: a write never scans the others
+     */
+    private boolean insert(PointBatch batch, long seq, Map<Long, Map<String, Long>> floors) {
         int n = batch.size();
         SeriesRef[] refs = new SeriesRef[n];
         int[] ordinalStart = new int[n];
@@ -567,15 +585,20 @@ public final class Chronix implements AutoCloseable {
         }
         int[] idx = new int[n];
         int count = 0;
+        FlushController written = null; // the one shard written to, else writtenTo the shards
+        List<FlushController> writtenTo = List.of();
         if (oneShard && floors == null) {
             for (int p = 0; p < n; p++) {
                 idx[p] = p;
             }
-            router.controller(shards[0]).active().insertBatch(batch, idx, 0, n, refs, ordinals, ordinalStart, seq);
+            FlushController c = router.controller(shards[0]);
+            c.active().insertBatch(batch, idx, 0, n, refs, ordinals, ordinalStart, seq);
+            written = c;
             count = n;
         } else {
             // group by shard: a handful of shards per batch at most
             TreeMap<Long, List<Integer>> groups = new TreeMap<>();
+            writtenTo = new ArrayList<>(4);
             for (int p = 0; p < n; p++) {
                 if (floors != null) {
                     Map<String, Long> f = floors.get(shards[p]);
@@ -592,7 +615,9 @@ public final class Chronix implements AutoCloseable {
                 for (int p : g.getValue()) {
                     idx[count++] = p;
                 }
-                router.controller(g.getKey()).active().insertBatch(batch, idx, from, count, refs, ordinals, ordinalStart, seq);
+                FlushController c = router.controller(g.getKey());
+                c.active().insertBatch(batch, idx, from, count, refs, ordinals, ordinalStart, seq);
+                writtenTo.add(c);
             }
             if (floors != null) {
                 replayedPoints += count;
@@ -602,9 +627,28 @@ public final class Chronix implements AutoCloseable {
             int p = idx[i];
             LastValueAccess.offer(refs[p].lastValue(), batch.timestamp(p), batch, p, ordinals, ordinalStart[p]);
         }
-        if (count > 0) {
-            router.observe(newest);
+        if (count == 0) {
+            return false;
         }
+        boolean due = router.observe(newest);
+        long openFrom = router.openFrom();
+        if (written != null) {
+            due |= sealDue(written, openFrom);
+        }
+        for (FlushController c : writtenTo) {
+            due |= sealDue(c, openFrom);
+        }
+        return due;
+    }
+
+    /**
+     * The flush rule, time and size, whichever comes first: a shard's active memtable is sealed
+     * (frozen and flushed in the background) once its shard is closed — below {@code openFrom}, the
+     * oldest shard a write without the backfill option still accepts — or once it reaches the
+     * flush threshold.
+     */
+    private boolean sealDue(FlushController c, long openFrom) {
+        return c.shard() < openFrom || c.active().estimatedBytes() >= config.flushThresholdBytes();
     }
 
     /**
@@ -653,9 +697,11 @@ public final class Chronix implements AutoCloseable {
         }
     }
 
-    private boolean overThreshold() {
+    /** Whether any shard's active memtable is due to be sealed ({@link #sealDue}); scans every shard (the open's check). */
+    private boolean anySealDue() {
+        long openFrom = router.openFrom();
         for (FlushController c : router.shards()) {
-            if (c.active().estimatedBytes() >= config.flushThresholdBytes()) {
+            if (!c.active().isEmpty() && sealDue(c, openFrom)) {
                 return true;
             }
         }
@@ -1768,13 +1814,7 @@ public final class Chronix implements AutoCloseable {
 
         @Override
         public Set<Long> memtableShards() {
-            Set<Long> out = new HashSet<>();
-            for (FlushController c : router.shards()) {
-                if (!c.active().isEmpty() || c.frozen() != null) {
-                    out.add(c.shard());
-                }
-            }
-            return out;
+            return Chronix.this.memtableShards();
         }
 
         @Override
@@ -1838,6 +1878,13 @@ public final class Chronix implements AutoCloseable {
         try {
             if (!closed) {
                 runFlush(false);
+                long openFrom = router.openFrom();
+                if (openFrom != compactionCheckedOpenFrom) {
+                    // shards closed since: one whose segments were all written while it was open
+                    // (nothing left to seal, so no flush of it) may need the pass as well
+                    compactionCheckedOpenFrom = openFrom;
+                    segmentsChanged();
+                }
             }
         } catch (RuntimeException e) {
             // logged and retried by runFlush's bookkeeping
@@ -1848,15 +1895,17 @@ public final class Chronix implements AutoCloseable {
 
     private void runFlush(boolean force) {
         assert flushLock.isHeldByCurrentThread();
-        // a shard whose earlier flush failed still has a frozen memtable and cannot freeze its active
-        // one; a forced flush therefore takes a second pass once the first has written the old one
+        // a shard whose earlier flush failed (or a closed shard a backfill wrote to while its sealed
+        // memtable was being written) still has a frozen memtable and cannot freeze its active one;
+        // a second pass freezes it once the first has written the old one
         for (int pass = 0; pass < 2; pass++) {
             boolean blocked = false;
             gate.writeLock().lock();
             try {
                 long seq = wal.lastSequence();
+                long openFrom = router.openFrom();
                 for (FlushController c : router.shards()) {
-                    if (force || c.active().estimatedBytes() >= config.flushThresholdBytes()) {
+                    if (force || sealDue(c, openFrom)) {
                         boolean froze = c.freeze(seq);
                         blocked |= !froze && c.frozen() != null && !c.active().isEmpty();
                     }
@@ -1865,7 +1914,7 @@ public final class Chronix implements AutoCloseable {
                 gate.writeLock().unlock();
             }
             flushFrozen();
-            if (!force || !blocked) {
+            if (!blocked) {
                 break;
             }
         }
@@ -2009,7 +2058,7 @@ public final class Chronix implements AutoCloseable {
         compactionLock.lock();
         try {
             ensureOpen();
-            CompactionResult r = runCompaction(2, true);
+            CompactionResult r = runCompaction(2, Long.MIN_VALUE, true);
             lifecycle.collectTombstones(); // those whose segments were all compacted away
             rollups.materialise(); // after every pass: a bucket becomes final by time passing, not by segment count
             return r;
@@ -2033,7 +2082,7 @@ public final class Chronix implements AutoCloseable {
             if (closed || stopping) {
                 return;
             }
-            CompactionResult r = runCompaction(config.compactionTrigger(), false);
+            CompactionResult r = runCompaction(config.compactionTrigger(), router.openFrom(), false);
             if (r.groups() > 0) {
                 LOG.log(Level.DEBUG, "maintenance compaction: dir={0} {1}", dir, r);
             }
@@ -2072,7 +2121,11 @@ public final class Chronix implements AutoCloseable {
         this.retention = retention;
     }
 
-    private CompactionResult runCompaction(int minSegments, boolean flushFirst) {
+    /**
+     * @param minSegments a group is merged from this many segments up
+     * @param openFrom a group of a shard below it (closed) is merged from two segments up
+     */
+    private CompactionResult runCompaction(int minSegments, long openFrom, boolean flushFirst) {
         assert compactionLock.isHeldByCurrentThread();
         long start = System.nanoTime();
         List<CompactionPicker.Group> groups;
@@ -2087,7 +2140,7 @@ public final class Chronix implements AutoCloseable {
             if (flushFirst) {
                 runFlush(true);
             }
-            groups = CompactionPicker.pick(metadata.all(), minSegments);
+            groups = CompactionPicker.pick(metadata.all(), minSegments, openFrom);
             firstId = groups.isEmpty() ? 0 : catalog.reserveIds(groups.size());
         } finally {
             flushLock.unlock();
@@ -2135,12 +2188,15 @@ public final class Chronix implements AutoCloseable {
 
     /**
      * After the live segments changed: the L0 count for backpressure, and a pass at once when a group
-     * reached the trigger (unless passes are disabled: then only {@link #compact()} compacts).
+     * reached the trigger or a closed shard holds a group of more than one segment — a sealed shard
+     * that had been flushed before, or a backfill's segment (unless passes are disabled: then only
+     * {@link #compact()} compacts).
      */
     private void segmentsChanged() {
-        int l0 = CompactionPicker.largestGroup(metadata.all());
-        backpressure.update(l0);
-        if (l0 >= config.compactionTrigger() && !stopping && maintenanceTimer != null) {
+        List<SegmentEntry> live = metadata.all();
+        backpressure.update(CompactionPicker.largestGroup(live));
+        if (!stopping && maintenanceTimer != null
+                && !CompactionPicker.pick(live, config.compactionTrigger(), router.openFrom()).isEmpty()) {
             maintenanceTask.request();
         }
     }
@@ -2267,6 +2323,22 @@ public final class Chronix implements AutoCloseable {
     /** Live segments, from the metadata cache. */
     public int segmentCount() {
         return metadata.all().size();
+    }
+
+    /** The shards whose memtables (active or frozen) hold points, ascending; a snapshot under no lock. */
+    java.util.SortedSet<Long> memtableShards() {
+        java.util.SortedSet<Long> out = new java.util.TreeSet<>();
+        for (FlushController c : router.shards()) {
+            if (!c.active().isEmpty() || c.frozen() != null) {
+                out.add(c.shard());
+            }
+        }
+        return out;
+    }
+
+    /** The shard of {@code timestamp} (tests). */
+    long shardOf(long timestamp) {
+        return router.shardOf(timestamp);
     }
 
     /** Points held in memtables (active and frozen). */

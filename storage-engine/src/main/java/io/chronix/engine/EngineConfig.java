@@ -23,10 +23,11 @@ import java.util.Objects;
  * @param fsyncInterval the background sync period under {@code PERIODIC}
  * @param shardDuration width of a time shard; fixed when the namespace is created (the catalog
  *     records it, and a later open uses the recorded width whatever this says)
- * @param oooToleranceShards how many shards behind the newest data a write may still land in
+ * @param oooToleranceShards how many shards behind the newest data a write may still land in; a
+ *     shard further behind is closed and its memtable is sealed (frozen and flushed) at once
  * @param futureTolerance how far ahead of {@link #clock()} a timestamp may be
  * @param flushThresholdBytes a shard's active memtable is frozen and flushed once its estimated
- *     size reaches this
+ *     size reaches this, or once its shard is closed, whichever comes first
  * @param targetSegmentSizeBytes a flush splits a measurement's rows into segments of about this
  *     many uncompressed bytes (so files come out smaller)
  * @param walMaxFileSize WAL file rotation size
@@ -34,7 +35,8 @@ import java.util.Objects;
  * @param io the file I/O seam
  * @param segments how segment files are written and read; by default {@code .csx} files ({@link CsxSegmentStore})
  * @param compactionTrigger a (shard, measurement) group of at least this many segments is compacted
- *     by the maintenance pass; past 4 × this, writes are delayed (backpressure). At least 2
+ *     by the maintenance pass (in a closed shard, a group of two or more); past 4 × this, writes
+ *     are delayed (backpressure). At least 2
  * @param maintenanceInterval how often the maintenance pass runs (compact, then garbage-collect,
  *     then enforce retention); {@link Duration#ZERO} disables it
  */

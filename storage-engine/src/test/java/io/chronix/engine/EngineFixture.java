@@ -19,6 +19,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -44,6 +45,21 @@ final class EngineFixture implements AutoCloseable {
 
     Chronix open(Path dir, EngineConfig config) {
         return Chronix.open(dir, config, scheduler);
+    }
+
+    /**
+     * Waits, polling, until {@code condition} holds — for what the engine does in the background
+     * (flushes, compaction). Fails after {@code timeout}: a bound generous enough for a loaded
+     * machine, never a performance figure.
+     */
+    static void await(String what, Duration timeout, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout + " waiting for: " + what);
+            }
+            Thread.sleep(10);
+        }
     }
 
     /** Every row of a scan as {@code col=value|col=value...}, NULL as {@code <null>}, in scan order. */

@@ -20,7 +20,9 @@ import java.time.Duration;
  * @param shardDuration      width of a time shard of a new namespace
  * @param oooToleranceShards shards behind the newest data a write may still land in
  * @param futureTolerance    how far ahead of the clock a timestamp may be
- * @param flushThreshold     a shard's memtable is flushed once it holds about this much
+ * @param flushThreshold     a shard's memtable is flushed once it holds about this much, or once its
+ *                           shard is closed (more than oooToleranceShards behind the newest data),
+ *                           whichever comes first
  * @param memtableBudget     memtable bytes across all open engines; past it the largest is flushed
  * @param idleTimeout        an engine nobody used for this long is flushed and closed
  * @param sweepInterval      how often idle engines and the budget are checked

@@ -10,7 +10,8 @@ import java.util.TreeMap;
 
 /**
  * Time-window compaction's choice (TWCS): live segments grouped by (time shard, measurement) —
- * a group never spans two shards — and the groups holding at least a given number of segments.
+ * a group never spans two shards — and the groups holding at least a given number of segments,
+ * or, in a closed shard, more than one.
  */
 public final class CompactionPicker {
 
@@ -26,9 +27,20 @@ public final class CompactionPicker {
 
     /** The groups of {@code live} with at least {@code minSegments} segments, by shard then measurement. */
     public static List<Group> pick(List<SegmentEntry> live, int minSegments) {
+        return pick(live, minSegments, Long.MIN_VALUE);
+    }
+
+    /**
+     * The groups of {@code live} with at least {@code minSegments} segments, and those of a closed
+     * shard (below {@code openFrom}: no write but a backfill can reach it) with at least two — a
+     * closed shard is brought to one segment per measurement, the settled state in which a scan
+     * reads it without the row merge, whatever the trigger — by shard then measurement.
+     */
+    public static List<Group> pick(List<SegmentEntry> live, int minSegments, long openFrom) {
         List<Group> out = new ArrayList<>();
         for (Map.Entry<Key, List<SegmentEntry>> e : groups(live).entrySet()) {
-            if (e.getValue().size() >= minSegments) {
+            int needed = e.getKey().shard() < openFrom ? Math.min(2, minSegments) : minSegments;
+            if (e.getValue().size() >= needed) {
                 List<SegmentEntry> s = new ArrayList<>(e.getValue());
                 s.sort(Comparator.comparingLong(SegmentEntry::id));
                 out.add(new Group(e.getKey().shard(), e.getKey().measurement(), s));

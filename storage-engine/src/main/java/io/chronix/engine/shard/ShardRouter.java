@@ -18,6 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * tolerance. All boundary arithmetic saturates at the ends of the {@code long} range instead of
  * wrapping.
  *
+ * <p>A shard below {@link #openFrom()} is <em>closed</em>: no write without the backfill option
+ * can land in it any more, so the engine seals its memtable (freezes and flushes it). A backfill
+ * reopens a closed shard only for its own write.
+ *
  * <p>Threading: thread-safe. {@link #shards()} is a snapshot taken under no lock; a shard created
  * after it is not in it.
  */
@@ -70,9 +74,30 @@ public final class ShardRouter {
         return next == Long.MAX_VALUE ? Long.MAX_VALUE : next - 1;
     }
 
-    /** Notes a timestamp the engine holds (write, replay, segment), moving the window's anchor. */
-    public void observe(long timestamp) {
-        newest.accumulateAndGet(timestamp, Math::max);
+    /**
+     * Notes a timestamp the engine holds (write, replay, segment), moving the window's anchor.
+     *
+     * @return whether it moved the newest timestamp into a later shard, closing the shards that fell
+     *     out of the window (never for the first timestamp: nothing was held before it)
+     */
+    public boolean observe(long timestamp) {
+        long before = newest.getAndAccumulate(timestamp, Math::max);
+        return before != Long.MIN_VALUE && timestamp > before && shardOf(timestamp) > shardOf(before);
+    }
+
+    /**
+     * The oldest shard a write without the backfill option may land in — the shard {@code
+     * oooToleranceShards} behind the newest timestamp held — or {@link Long#MIN_VALUE} while nothing
+     * is held. Every shard below it is closed.
+     */
+    public long openFrom() {
+        long held = newest.get();
+        return held == Long.MIN_VALUE ? Long.MIN_VALUE : saturatingSub(shardOf(held), oooToleranceShards);
+    }
+
+    /** Whether {@code shard} can take no more writes but backfills ({@link #openFrom()}). */
+    public boolean isClosed(long shard) {
+        return shard < openFrom();
     }
 
     /** The newest timestamp observed, {@link Long#MIN_VALUE} if none. */
@@ -90,12 +115,8 @@ public final class ShardRouter {
      */
     public ShardWindow window(long nowNanos) {
         long to = saturatingAdd(nowNanos, futureTolerance);
-        long held = newest.get();
-        if (held == Long.MIN_VALUE) {
-            return new ShardWindow(Long.MIN_VALUE, to);
-        }
-        long oldestShard = saturatingSub(shardOf(held), oooToleranceShards);
-        return new ShardWindow(shardStart(oldestShard), to);
+        long oldestShard = openFrom();
+        return new ShardWindow(oldestShard == Long.MIN_VALUE ? Long.MIN_VALUE : shardStart(oldestShard), to);
     }
 
     /** Throws unless {@code timestamp} is in {@code window}. */

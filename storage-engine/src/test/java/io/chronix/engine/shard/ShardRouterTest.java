@@ -69,4 +69,24 @@ class ShardRouterTest {
         router.observe(HOUR);
         assertThat(router.window(now).from()).isEqualTo(7 * HOUR);
     }
+
+    @Test
+    void shardsBelowTheToleratedOneAreClosedAndObserveSaysWhenTheNewestMovesIntoALaterShard() {
+        assertThat(router.openFrom()).as("nothing held: nothing closed").isEqualTo(Long.MIN_VALUE);
+        assertThat(router.observe(9 * HOUR + 1)).as("the first timestamp closes nothing").isFalse();
+        assertThat(router.openFrom()).isEqualTo(7);
+        assertThat(router.isClosed(6)).isTrue();
+        assertThat(router.isClosed(7)).isFalse();
+        assertThat(router.observe(9 * HOUR + 2)).as("same shard").isFalse();
+        assertThat(router.observe(5 * HOUR)).as("older").isFalse();
+        assertThat(router.observe(10 * HOUR)).as("into the next shard").isTrue();
+        assertThat(router.openFrom()).isEqualTo(8);
+        assertThat(router.isClosed(7)).isTrue();
+        router.observe(Long.MIN_VALUE + 1);
+        assertThat(router.openFrom()).isEqualTo(8);
+        ShardRouter bottom = new ShardRouter(HOUR, 2, HOUR);
+        bottom.observe(Long.MIN_VALUE + 1); // the tolerance behind it saturates: nothing is below it
+        assertThat(bottom.openFrom()).isEqualTo(bottom.shardOf(Long.MIN_VALUE) - 2);
+        assertThat(bottom.isClosed(bottom.shardOf(Long.MIN_VALUE))).isFalse();
+    }
 }
