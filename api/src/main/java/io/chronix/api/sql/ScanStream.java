@@ -47,6 +47,11 @@ final class ScanStream extends ArrowReader {
 
     private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
     /** Producer threads, shared by every query; a producer lives as long as its scan. */
+    /**
+     * The scans' threads. A new one is made by the thread that submits the scan — a query pool
+     * thread (QueryPool) — and Linux gives a new thread its maker's nice value, so the scans run at
+     * the pool's lowered priority too (checked in /proc: chronix-scan-stream threads at nice 10).
+     */
     private static final ExecutorService PRODUCERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "chronix-scan-stream-" + THREAD_NUMBER.incrementAndGet());
         t.setDaemon(true);
