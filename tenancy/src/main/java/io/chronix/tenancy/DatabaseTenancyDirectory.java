@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * namespace updated or deleted, a tenant's quotas replaced, a tenant deleted) makes every entry
  * stale from its commit on; a change made elsewhere wins within the TTL. Namespace misses are not
  * cached, so a namespace created a moment ago is found at once. Without the quota cache every
- * query paid a database round trip for its limits (docs/benchmarks.md, "Per-query server costs").
+ * query paid a database round trip for its limits (docs/benchmarks.md as of commit 5e95285, "Per-query server costs").
  */
 @Component
 class DatabaseTenancyDirectory implements TenancyDirectory {

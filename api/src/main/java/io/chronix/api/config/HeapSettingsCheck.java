@@ -19,7 +19,7 @@ import java.util.Optional;
  * bench machine, first touches made 1.0–1.3 s of the collector's pause time system time in a 3.5 M
  * row load and the queries after it, with single pauses up to 370 ms, and pre-touching 4 GiB at start
  * took 6–8 s. With {@code -Xms} equal to {@code -Xmx} and {@code -XX:+AlwaysPreTouch} that cost
- * is paid once, before the port opens, and never again (docs/benchmarks.md, "A fixed, pre-touched
+ * is paid once, before the port opens, and never again (docs/benchmarks.md as of commit 5e95285, "A fixed, pre-touched
  * heap"; docs/operations.md, "The JVM's heap").
  *
  * <p>Only a warning (and an info line when all is well): a developer's {@code java -jar} runs fine

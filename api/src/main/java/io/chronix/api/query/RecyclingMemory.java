@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * milliseconds later. Blocks that large come from {@code mmap} and go back with {@code munmap}, so
  * the next query faults every page in again and the kernel zeroes each one: on the benchmark
  * machine the faults and the zeroing were more than half of a whole-day aggregate's CPU
- * (docs/benchmarks.md, "Per-query server costs"). Kept blocks are already mapped.
+ * (docs/benchmarks.md as of commit 5e95285, "Per-query server costs"). Kept blocks are already mapped.
  *
  * <p>Blocks of at least {@link #MIN_POOLED_BYTES} are kept in power-of-two size classes, up to
  * {@code retainedLimit} bytes in all; smaller requests go to the C allocator as before. A block

@@ -113,7 +113,7 @@ public final class SqlSandbox implements AutoCloseable {
     /**
      * Inputs up to this many rows run on the serial instance: below about two of the engine's
      * 65,536-row batches DuckDB has little to split, and the measured cost of the thread hand-off
-     * exceeded the gain up to 432,000 rows on two cores (docs/benchmarks.md, "Fixed per-query costs").
+     * exceeded the gain up to 432,000 rows on two cores (docs/benchmarks.md as of commit 5e95285, "Fixed per-query costs").
      */
     public static final long SERIAL_MAX_ROWS = 131_072;
 

@@ -11,7 +11,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * reading thread rather than the whole scan: a half-day aggregate over 400 hosts built about 170 MB
  * of vectors before it added them up, and a longer range would have hit the query's scan-memory
  * bound. It did not make the aggregate cheaper: copying the values into the vectors costs the same
- * either way (docs/benchmarks.md, "Streamed aggregation").
+ * either way (docs/benchmarks.md as of commit 5e95285, "Streamed aggregation").
  *
  * <p>Threading: the scan calls {@link #open} once on each thread that reads (the caller's and any
  * helper's), and each consumer only on the thread that opened it, so a consumer needs no lock;
